@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+
+@Module({
+  controllers: [],
+  providers: [],
+  exports: [],
+})
+export class ServerHealthModule {}
