@@ -1,21 +1,53 @@
-/**
- * This is not a production server yet!
- * This is only a minimal backend to get started.
- */
+import 'reflect-metadata';
+import { AppConfig, ConfigError, loadConfig } from '@arrbiter/server/config';
+import { createApp } from './app/create-app';
+import { migrate } from './cli/migrate';
+import { resetPassword } from './cli/reset-password';
 
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app/app.module';
+/** How long shutdown may take before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 20_000;
 
-async function bootstrap() {
-  const app = await NestFactory.create(AppModule);
-  const globalPrefix = 'api';
-  app.setGlobalPrefix(globalPrefix);
-  const port = process.env.PORT || 3000;
-  await app.listen(port);
-  Logger.log(
-    `🚀 Application is running on: http://localhost:${port}/${globalPrefix}`,
-  );
+async function serve(config: AppConfig): Promise<void> {
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref());
+  }
 }
 
-bootstrap();
+async function main(argv: string[]): Promise<number | undefined> {
+  const [command = 'serve', ...args] = argv;
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return undefined;
+    case 'migrate':
+      await migrate(config);
+      return 0;
+    case 'reset-password':
+      return resetPassword(config, args);
+    default:
+      console.error(`Unknown command "${command}". Commands: serve (default), migrate, reset-password <username>`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

@@ -1,1 +1,3 @@
-export * from './lib/contracts';
+export * from './lib/auth';
+export * from './lib/errors';
+export * from './lib/health';

@@ -1,1 +1,4 @@
-export * from './lib/server-config.module';
+export * from './lib/app-config';
+export * from './lib/config-error';
+export * from './lib/config.module';
+export * from './lib/load-config';

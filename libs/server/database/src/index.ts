@@ -1,1 +1,5 @@
-export * from './lib/server-database.module';
+export * from './lib/arrbiter-data-source';
+export * from './lib/database-logger';
+export * from './lib/database.module';
+export * from './lib/embedded-postgres';
+export * from './lib/open-data-source';

@@ -1,1 +1,1 @@
-export * from './lib/server-health.module';
+export * from './lib/health.module';

@@ -1,3 +1,0 @@
-export function contracts(): string {
-  return 'contracts';
-}

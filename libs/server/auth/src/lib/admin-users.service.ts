@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '@arrbiter/server/config';
+import { DataSource, Repository } from 'typeorm';
+import { AdminSessionEntity } from './entities/admin-session.entity';
+import { AdminUserEntity } from './entities/admin-user.entity';
+import { PasswordHasher } from './password-hasher';
+
+/** A password of 144 random bits, URL-safe, 24 characters. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+@Injectable()
+export class AdminUsersService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(AdminUsersService.name);
+  private readonly users: Repository<AdminUserEntity>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly hasher: PasswordHasher,
+  ) {
+    this.users = dataSource.getRepository(AdminUserEntity);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.ensureFirstAdmin();
+  }
+
+  /**
+   * Creates the first administrator when there is none: from ADMIN_USERNAME/ADMIN_PASSWORD, or
+   * `admin` with a generated password printed once to the log. Never changes an existing admin.
+   */
+  async ensureFirstAdmin(): Promise<void> {
+    if ((await this.users.count()) > 0) return;
+    const username = (this.config.adminUsername ?? 'admin').toLowerCase();
+    const generated = this.config.adminPassword === undefined;
+    const password = this.config.adminPassword ?? generatePassword();
+    await this.users.insert({ username, passwordHash: await this.hasher.hash(password) });
+    if (generated) {
+      // The one place a password is logged, by design: the operator has no other way to learn it.
+      this.logger.warn(
+        `Created the first administrator "${username}" with the generated password: ${password} ` +
+          '(shown once; change it with `npm run admin:reset-password -- <username>`)',
+      );
+    } else {
+      this.logger.log(`Created the first administrator "${username}" from ADMIN_USERNAME`);
+    }
+  }
+
+  /** The administrator whose credentials these are, or null (same cost either way). */
+  async verify(username: string, password: string): Promise<AdminUserEntity | null> {
+    const user = await this.users.findOneBy({ username: username.toLowerCase() });
+    const ok = await this.hasher.verify(user?.passwordHash, password);
+    return ok && user ? user : null;
+  }
+
+  /** Sets a new password (generated when none is given) and ends the administrator's sessions. */
+  async resetPassword(username: string, password = generatePassword()): Promise<string> {
+    const hash = await this.hasher.hash(password);
+    await this.dataSource.transaction(async (manager) => {
+      const user = await manager.findOneBy(AdminUserEntity, { username: username.toLowerCase() });
+      if (!user) throw new NotFoundException(`No administrator named "${username}"`);
+      await manager.update(AdminUserEntity, { id: user.id }, { passwordHash: hash });
+      await manager.delete(AdminSessionEntity, { adminUserId: user.id });
+    });
+    return password;
+  }
+
+  async usernames(): Promise<string[]> {
+    return (await this.users.find({ order: { username: 'ASC' } })).map((u) => u.username);
+  }
+}

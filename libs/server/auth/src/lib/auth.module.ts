@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { AdminUsersService } from './admin-users.service';
+import { AuthController } from './auth.controller';
+import { OriginGuard } from './guards/origin.guard';
+import { SessionGuard } from './guards/session.guard';
+import { PasswordHasher } from './password-hasher';
+import { SessionsService } from './sessions.service';
+import { SignInThrottle } from './sign-in-throttle';
+import { LocalStrategy } from './strategies/local.strategy';
+
+/**
+ * Administrators, sign-in and sessions. The root module registers `OriginGuard` then `SessionGuard`
+ * as global guards, so every route is denied unless marked `@Public()`.
+ */
+@Module({
+  imports: [PassportModule],
+  controllers: [AuthController],
+  providers: [AdminUsersService, PasswordHasher, SessionsService, SignInThrottle, LocalStrategy, OriginGuard, SessionGuard],
+  exports: [AdminUsersService, SessionsService, OriginGuard, SessionGuard],
+})
+export class AuthModule {}

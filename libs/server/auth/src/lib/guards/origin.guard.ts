@@ -1,0 +1,50 @@
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppConfig } from '@arrbiter/server/config';
+import type { Request } from 'express';
+import { SKIP_ORIGIN_CHECK } from '../decorators/public.decorator';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function originOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Cross-site request forgery defence for the admin API: every write must come with an `Origin`
+ * (or, failing that, a `Referer`) of `PUBLIC_URL` or `ALLOWED_ORIGINS`. Runs before the session guard.
+ */
+@Injectable()
+export class OriginGuard implements CanActivate {
+  private readonly allowed: ReadonlySet<string>;
+
+  constructor(
+    private readonly reflector: Reflector,
+    config: AppConfig,
+  ) {
+    this.allowed = new Set(config.allowedOrigins);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (SAFE_METHODS.has(request.method)) return true;
+    const skip = this.reflector.getAllAndOverride<boolean | undefined>(SKIP_ORIGIN_CHECK, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (skip) return true;
+    const origin = request.headers.origin ?? originOf(request.headers.referer);
+    if (origin === undefined || origin === 'null') {
+      throw new ForbiddenException('A write must carry an Origin or Referer header');
+    }
+    if (!this.allowed.has(origin)) {
+      throw new ForbiddenException(`Origin ${origin} is not allowed to make changes`);
+    }
+    return true;
+  }
+}

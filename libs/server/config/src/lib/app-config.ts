@@ -1,0 +1,46 @@
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * The one typed configuration of the server, built once at start-up by `loadConfig()`.
+ * Nothing else in the server reads `process.env`.
+ */
+export class AppConfig {
+  /** Listen port. */
+  readonly port!: number;
+  /** Listen address. */
+  readonly host!: string;
+  /** External URL (no trailing slash): proxy URLs shown to admins and origin checks. */
+  readonly publicUrl!: string;
+  /** Origin of `publicUrl`. */
+  readonly publicOrigin!: string;
+  /** Whether the public URL is https (session cookies are then `Secure`). */
+  readonly secureCookies!: boolean;
+  /** Origins accepted on admin writes: the public origin plus `ALLOWED_ORIGINS`. */
+  readonly allowedOrigins!: readonly string[];
+  /** PostgreSQL connection string; `undefined` selects the embedded database. */
+  readonly databaseUrl!: string | undefined;
+  /** Directory of the embedded database and of the generated secret key (absolute). */
+  readonly dataDir!: string;
+  /** 32-byte key that encrypts upstream keys and proxy keys at rest. */
+  readonly secretKey!: Buffer;
+  /** Where the secret key came from (for the start-up log; never the key itself). */
+  readonly secretKeySource!: 'SECRET_KEY' | 'SECRET_KEY_FILE' | 'generated' | 'data-dir';
+  /** First administrator, created when no administrator exists. */
+  readonly adminUsername!: string | undefined;
+  readonly adminPassword!: string | undefined;
+  /** Name in the `Via: 1.1 <name>` header. */
+  readonly proxyName!: string;
+  readonly logLevel!: LogLevel;
+  /** Base URLs the OpenAPI descriptions are fetched from; empty when `OPENAPI_SOURCES=none`. */
+  readonly openapiSources!: readonly string[];
+  /** Admin session lifetime without activity, in seconds. */
+  readonly sessionIdleSeconds!: number;
+  /** Absolute admin session lifetime, in seconds. */
+  readonly sessionMaxSeconds!: number;
+  /** Express `trust proxy` setting: which front proxies' `X-Forwarded-For` names the client address. */
+  readonly trustProxy!: boolean | number | readonly string[];
+  /** Upstream response time-out on the proxy route, in milliseconds. */
+  readonly upstreamTimeoutMs!: number;
+}

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from './config-error';
+import { loadConfig } from './load-config';
+
+describe(loadConfig.name, () => {
+  let dir: string;
+  const hexKey = 'ab'.repeat(32);
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'arrbiter-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
+    try {
+      loadConfig({ DATA_DIR: dir, ...env });
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    throw new Error('expected a ConfigError');
+  }
+
+  it('applies the documented defaults on the embedded database', () => {
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:8080',
+      publicOrigin: 'http://localhost:8080',
+      secureCookies: false,
+      allowedOrigins: ['http://localhost:8080'],
+      databaseUrl: undefined,
+      dataDir: dir,
+      proxyName: 'arrbiter',
+      logLevel: 'info',
+      secretKeySource: 'generated',
+    });
+    expect(config.secretKey).toHaveLength(32);
+  });
+
+  it('generates the secret key once into DATA_DIR with mode 0600 and reuses it', () => {
+    const first = loadConfig({ DATA_DIR: dir });
+    const file = join(dir, 'secret.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.secretKey.toString('hex'));
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(second.secretKeySource).toBe('data-dir');
+    expect(second.secretKey.equals(first.secretKey)).toBe(true);
+  });
+
+  it('derives PUBLIC_URL from PORT and marks https for secure cookies', () => {
+    expect(loadConfig({ DATA_DIR: dir, PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    const https = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://arr.example.com/' });
+    expect(https.publicUrl).toBe('https://arr.example.com');
+    expect(https.secureCookies).toBe(true);
+  });
+
+  it('adds ALLOWED_ORIGINS to the public origin', () => {
+    const config = loadConfig({ DATA_DIR: dir, ALLOWED_ORIGINS: 'https://a.example, http://b.example:81/' });
+    expect(config.allowedOrigins).toEqual(['http://localhost:8080', 'https://a.example', 'http://b.example:81']);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT must be an integer number \(got "abc"\)$/],
+    [{ PORT: '70000' }, /^PORT must not be greater than 65535/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be an http\(s\) origin/],
+    [{ PUBLIC_URL: 'https://x.example/arr' }, /^PUBLIC_URL must be an http\(s\) origin/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of the following values/],
+    [{ ADMIN_USERNAME: 'admin' }, /^ADMIN_USERNAME and ADMIN_PASSWORD must be set together/],
+    [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'short' }, /^ADMIN_PASSWORD must be longer than or equal to 12/],
+    [{ ALLOWED_ORIGINS: 'not a url' }, /^ALLOWED_ORIGINS: "not a url" is not an http\(s\) origin/],
+    [{ OPENAPI_SOURCES: 'nope' }, /^OPENAPI_SOURCES: "nope" is not an http\(s\) URL/],
+    [{ SECRET_KEY: 'too-short' }, /^SECRET_KEY must be a 32-byte key/],
+    [{ SECRET_KEY: hexKey, SECRET_KEY_FILE: '/x' }, /^SECRET_KEY and SECRET_KEY_FILE are both set/],
+    [{ SECRET_KEY_FILE: '/nonexistent/key' }, /^SECRET_KEY_FILE cannot be read \(ENOENT\)/],
+    [{ DATABASE_URL: 'postgres://localhost/db' }, /^SECRET_KEY \(or SECRET_KEY_FILE\) is required when DATABASE_URL is set/],
+  ])('rejects %j naming the variable and the reason', (env, expected) => {
+    expect(problemsOf(env)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it('reports every bad variable at once and writes no secret key', () => {
+    expect(problemsOf({ PORT: 'x', LOG_LEVEL: 'y' })).toHaveLength(2);
+    expect(() => statSync(join(dir, 'secret.key'))).toThrow();
+  });
+
+  it('reads SECRET_KEY as hex or base64 and SECRET_KEY_FILE from disk', () => {
+    const db = 'postgres://u@127.0.0.1/db';
+    expect(loadConfig({ DATABASE_URL: db, SECRET_KEY: hexKey }).secretKey.toString('hex')).toBe(hexKey);
+    const b64 = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ DATABASE_URL: db, SECRET_KEY: b64 }).secretKey).toEqual(Buffer.alloc(32, 7));
+    const file = join(dir, 'key');
+    writeFileSync(file, `${hexKey}\n`);
+    const config = loadConfig({ DATABASE_URL: db, SECRET_KEY_FILE: file });
+    expect(config.secretKeySource).toBe('SECRET_KEY_FILE');
+    expect(config.databaseUrl).toBe(db);
+  });
+
+  it('disables OpenAPI sources with "none"', () => {
+    expect(loadConfig({ DATA_DIR: dir, OPENAPI_SOURCES: 'none' }).openapiSources).toEqual([]);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATA_DIR: dir, PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
+  });
+});

@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
+import { ConfigError } from './config-error';
+
+/** Where OpenAPI descriptions come from when an upstream does not serve its own. */
+export const DEFAULT_OPENAPI_SOURCES = [
+  'https://raw.githubusercontent.com/{Name}/{Name}/develop/src/{Name}.Api.{Version}/openapi.json',
+];
+
+const SECRET_FILE_NAME = 'secret.key';
+
+/** The raw environment, as class-validator sees it (names are the variable names, so messages name them). */
+class EnvironmentVariables {
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional() @Max(65535) @Min(1) @IsInt()
+  PORT?: number;
+
+  @IsOptional() @IsString() @MinLength(1)
+  HOST?: string;
+
+  @IsOptional() @Matches(/^https?:\/\/[^/?#\s]+\/?$/, {
+    message: 'PUBLIC_URL must be an http(s) origin such as https://arrbiter.example.com, without a path, query or fragment',
+  })
+  PUBLIC_URL?: string;
+
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, {
+    message: 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
+  })
+  DATABASE_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  DATA_DIR?: string;
+
+  @IsOptional() @IsString()
+  SECRET_KEY?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  SECRET_KEY_FILE?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9._@-]{1,64}$/, {
+    message: 'ADMIN_USERNAME must be 1-64 characters of letters, digits, ".", "_", "@" or "-"',
+  })
+  ADMIN_USERNAME?: string;
+
+  @IsOptional() @MaxLength(256) @MinLength(12) @IsString()
+  ADMIN_PASSWORD?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9._-]{1,64}$/, {
+    message: 'PROXY_NAME must be 1-64 characters of letters, digits, ".", "_" or "-"',
+  })
+  PROXY_NAME?: string;
+
+  @IsOptional() @IsString()
+  ALLOWED_ORIGINS?: string;
+
+  @IsOptional() @IsIn(LOG_LEVELS)
+  LOG_LEVEL?: LogLevel;
+
+  @IsOptional() @IsString()
+  OPENAPI_SOURCES?: string;
+
+  @IsOptional() @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses/CIDRs (loopback, uniquelocal…)',
+  })
+  TRUST_PROXY?: string;
+
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional() @Max(24 * 30) @Min(1) @IsInt()
+  SESSION_IDLE_HOURS?: number;
+
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional() @Max(24 * 90) @Min(1) @IsInt()
+  SESSION_MAX_HOURS?: number;
+
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional() @Max(600_000) @Min(100) @IsInt()
+  UPSTREAM_TIMEOUT_MS?: number;
+}
+
+const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
+  'PORT',
+  'SESSION_IDLE_HOURS',
+  'SESSION_MAX_HOURS',
+  'UPSTREAM_TIMEOUT_MS',
+];
+
+/** Reads a variable; an empty string counts as unset. */
+function pick(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function toNumber(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Decodes a 32-byte key written as 64 hex characters or as base64. */
+function decodeKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const key = Buffer.from(trimmed, 'base64');
+    if (key.length === 32) return key;
+  }
+  return undefined;
+}
+
+const KEY_FORMAT = 'must be a 32-byte key written as 64 hex characters or as base64 (e.g. `openssl rand -hex 32`)';
+
+interface SecretResolution {
+  key?: Buffer;
+  source?: AppConfig['secretKeySource'];
+  problem?: string;
+}
+
+function resolveSecretKey(
+  env: EnvironmentVariables,
+  dataDir: string,
+  embedded: boolean,
+): SecretResolution {
+  if (env.SECRET_KEY !== undefined && env.SECRET_KEY_FILE !== undefined) {
+    return { problem: 'SECRET_KEY and SECRET_KEY_FILE are both set: set only one' };
+  }
+  if (env.SECRET_KEY !== undefined) {
+    const key = decodeKey(env.SECRET_KEY);
+    return key ? { key, source: 'SECRET_KEY' } : { problem: `SECRET_KEY ${KEY_FORMAT}` };
+  }
+  if (env.SECRET_KEY_FILE !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(env.SECRET_KEY_FILE, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      return { problem: `SECRET_KEY_FILE cannot be read (${code}): ${env.SECRET_KEY_FILE}` };
+    }
+    const key = decodeKey(text);
+    return key
+      ? { key, source: 'SECRET_KEY_FILE' }
+      : { problem: `SECRET_KEY_FILE: the file's content ${KEY_FORMAT}` };
+  }
+  if (!embedded) {
+    return {
+      problem:
+        'SECRET_KEY (or SECRET_KEY_FILE) is required when DATABASE_URL is set, so that every replica decrypts the same keys',
+    };
+  }
+  const file = join(dataDir, SECRET_FILE_NAME);
+  try {
+    if (existsSync(file)) {
+      const key = decodeKey(readFileSync(file, 'utf8'));
+      return key ? { key, source: 'data-dir' } : { problem: `${file} ${KEY_FORMAT}; restore it or set SECRET_KEY` };
+    }
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    return { key, source: 'generated' };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return { problem: `DATA_DIR is not writable (${code}): cannot keep the generated secret key in ${file}` };
+  }
+}
+
+/**
+ * Validates the environment once and returns the typed configuration.
+ * Throws a `ConfigError` that names every variable that is wrong and why.
+ */
+export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()): AppConfig {
+  const raw: Record<string, string | number | undefined> = {};
+  for (const name of Object.keys(new EnvironmentVariablesKeys())) {
+    const value = pick(environment, name);
+    raw[name] = NUMERIC.includes(name as keyof EnvironmentVariables) ? toNumber(value) : value;
+  }
+  const env = plainToInstance(EnvironmentVariables, raw);
+  const problems: string[] = validateSync(env, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap((error) => {
+    const got = environment[error.property];
+    return Object.values(error.constraints ?? {}).map((message) => `${message} (got ${JSON.stringify(got)})`);
+  });
+
+  if ((env.ADMIN_USERNAME === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+    problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together (or neither)');
+  }
+
+  const allowedOrigins: string[] = [];
+  for (const item of (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const origin = originOf(item);
+    if (origin === undefined) problems.push(`ALLOWED_ORIGINS: ${JSON.stringify(item)} is not an http(s) origin`);
+    else allowedOrigins.push(origin);
+  }
+
+  let openapiSources: string[] = DEFAULT_OPENAPI_SOURCES;
+  if (env.OPENAPI_SOURCES !== undefined) {
+    const items = env.OPENAPI_SOURCES.split(',').map((s) => s.trim()).filter(Boolean);
+    if (items.length === 1 && items[0].toLowerCase() === 'none') {
+      openapiSources = [];
+    } else {
+      openapiSources = items;
+      for (const item of items) {
+        if (originOf(item) === undefined) {
+          problems.push(`OPENAPI_SOURCES: ${JSON.stringify(item)} is not an http(s) URL (or use "none")`);
+        }
+      }
+    }
+  }
+
+  const dataDir = isAbsolute(env.DATA_DIR ?? '') ? (env.DATA_DIR as string) : resolve(cwd, env.DATA_DIR ?? 'data');
+  const embedded = env.DATABASE_URL === undefined;
+  // The secret key may be generated on disk: only do that once everything else is valid.
+  const secret: SecretResolution = problems.length === 0 ? resolveSecretKey(env, dataDir, embedded) : {};
+  if (secret.problem) problems.push(secret.problem);
+
+  if (problems.length > 0 || !secret.key || !secret.source) throw new ConfigError(problems);
+
+  const port = env.PORT ?? 8080;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const publicOrigin = new URL(publicUrl).origin;
+  const sessionIdleSeconds = (env.SESSION_IDLE_HOURS ?? 12) * 3600;
+  const sessionMaxSeconds = Math.max((env.SESSION_MAX_HOURS ?? 24 * 7) * 3600, sessionIdleSeconds);
+
+  return Object.assign(new AppConfig(), {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicUrl,
+    publicOrigin,
+    secureCookies: publicOrigin.startsWith('https:'),
+    allowedOrigins: [...new Set([publicOrigin, ...allowedOrigins])],
+    databaseUrl: env.DATABASE_URL,
+    dataDir,
+    secretKey: secret.key,
+    secretKeySource: secret.source,
+    adminUsername: env.ADMIN_USERNAME,
+    adminPassword: env.ADMIN_PASSWORD,
+    proxyName: env.PROXY_NAME ?? 'arrbiter',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    openapiSources,
+    sessionIdleSeconds,
+    sessionMaxSeconds,
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS ?? 30_000,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  } satisfies AppConfig);
+}
+
+/** Lists the variable names (class-validator metadata keeps no list of undecorated-at-runtime fields). */
+class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVariables, undefined>> {
+  PORT = undefined;
+  HOST = undefined;
+  PUBLIC_URL = undefined;
+  DATABASE_URL = undefined;
+  DATA_DIR = undefined;
+  SECRET_KEY = undefined;
+  SECRET_KEY_FILE = undefined;
+  ADMIN_USERNAME = undefined;
+  ADMIN_PASSWORD = undefined;
+  PROXY_NAME = undefined;
+  ALLOWED_ORIGINS = undefined;
+  LOG_LEVEL = undefined;
+  OPENAPI_SOURCES = undefined;
+  TRUST_PROXY = undefined;
+  SESSION_IDLE_HOURS = undefined;
+  SESSION_MAX_HOURS = undefined;
+  UPSTREAM_TIMEOUT_MS = undefined;
+}

@@ -1,0 +1,47 @@
+import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '@arrbiter/server/config';
+import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { DatabaseLogger } from './database-logger';
+import { openDataSource } from './open-data-source';
+
+export interface DatabaseModuleOptions {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  /** Run pending migrations at start-up (default true). */
+  migrate?: boolean;
+}
+
+/** Closes the pool (and then the embedded database) once the HTTP server has finished its requests. */
+@Injectable()
+class DatabaseLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.dataSource.destroy();
+  }
+}
+
+/**
+ * The one DataSource of the process (TypeORM, `postgres` driver) for every database user,
+ * admin sessions included. Domain services inject `DataSource` and take their repositories from it.
+ */
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      providers: [
+        { provide: DatabaseLogger, useValue: new DatabaseLogger() },
+        {
+          provide: DataSource,
+          inject: [AppConfig, DatabaseLogger],
+          useFactory: (config: AppConfig, logger: DatabaseLogger) =>
+            openDataSource(config, { entities: options.entities, migrate: options.migrate ?? true, logger }),
+        },
+        DatabaseLifecycle,
+      ],
+      exports: [DataSource, DatabaseLogger],
+    };
+  }
+}

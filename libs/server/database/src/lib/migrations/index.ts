@@ -1,0 +1,5 @@
+import { MigrationInterface } from 'typeorm';
+import { Initial1795265866730 } from './1795265866730-Initial';
+
+/** Every migration, in order. Generated with `npm run db:migration:generate -- <Name>`. */
+export const MIGRATIONS: (new () => MigrationInterface)[] = [Initial1795265866730];

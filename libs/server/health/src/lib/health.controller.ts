@@ -1,0 +1,24 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import type { HealthResponse } from '@arrbiter/contracts';
+import { Public, SkipOriginCheck } from '@arrbiter/server/auth';
+import { HealthService } from './health.service';
+
+@Public()
+@SkipOriginCheck()
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  /** Liveness: the process answers. No credential, no database or upstream call. */
+  @Get()
+  live(): HealthResponse {
+    return { status: 'ok' };
+  }
+
+  /** Readiness: the database answers. */
+  @Get('ready')
+  async ready(): Promise<HealthResponse> {
+    if (await this.health.databaseAnswers()) return { status: 'ok', database: 'up' };
+    throw new ServiceUnavailableException('The database does not answer');
+  }
+}

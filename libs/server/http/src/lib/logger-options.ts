@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Params } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+
+/** Header and field paths that never reach a log line. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.apiKey',
+  '*.apikey',
+  '*.key',
+];
+
+/** Replaces the value of every `apikey` query parameter (any case) so that no key reaches a log. */
+export function sanitizeUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A malformed name is kept as it is.
+      }
+      return decoded.trim().toLowerCase() === 'apikey' ? `${name}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, q)}?${query}`;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface LoggerOptionsInput {
+  level: string;
+  /** Where log lines go (stdout by default); tests pass a stream to read them. */
+  destination?: DestinationStream;
+}
+
+/** nestjs-pino options: JSON logs, one access line per request, nothing secret. */
+export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): Params {
+  return {
+    pinoHttp: {
+      level,
+      stream: destination,
+      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      genReqId: (req: IncomingMessage, res: ServerResponse) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      serializers: {
+        // Only what is safe: no headers but the user agent, the URL with keys removed.
+        req: (req: { id?: unknown; method?: string; url?: string; remoteAddress?: string; headers?: Record<string, unknown> }) => ({
+          id: req.id,
+          method: req.method,
+          url: sanitizeUrl(req.url),
+          remoteAddress: req.remoteAddress,
+          userAgent: req.headers?.['user-agent'],
+        }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      autoLogging: {
+        ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/health/ready',
+      },
+    },
+  };
+}
