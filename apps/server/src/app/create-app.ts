@@ -39,6 +39,7 @@ function jsonBody(limit: string) {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
     bufferLogs: true,
+    abortOnError: false,
     // Bodies are parsed on the admin API only: the proxy route streams them untouched.
     bodyParser: false,
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import type { Options } from 'pino-http';
 
 /** Header and field paths that never reach a log line. */
 export const REDACTED_PATHS = [
@@ -33,7 +34,9 @@ export function sanitizeUrl(url: string | undefined): string | undefined {
       } catch {
         // A malformed name is kept as it is.
       }
-      return decoded.trim().toLowerCase() === 'apikey' ? `${name}=[REDACTED]` : pair;
+      return decoded.trim().toLowerCase() === 'apikey'
+        ? `${name}=[REDACTED]`
+        : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;
@@ -48,34 +51,53 @@ export interface LoggerOptionsInput {
 }
 
 /** nestjs-pino options: JSON logs, one access line per request, nothing secret. */
-export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): Params {
-  return {
-    pinoHttp: {
-      level,
-      stream: destination,
-      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      serializers: {
-        // Only what is safe: no headers but the user agent, the URL with keys removed.
-        req: (req: { id?: unknown; method?: string; url?: string; remoteAddress?: string; headers?: Record<string, unknown> }) => ({
-          id: req.id,
-          method: req.method,
-          url: sanitizeUrl(req.url),
-          remoteAddress: req.remoteAddress,
-          userAgent: req.headers?.['user-agent'],
-        }),
-        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      autoLogging: {
-        ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/health/ready',
-      },
+export function buildLoggerOptions({
+  level,
+  destination,
+}: LoggerOptionsInput): Params {
+  const options: Options = {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const given = req.headers['x-request-id'];
+      const id =
+        typeof given === 'string' && REQUEST_ID.test(given)
+          ? given
+          : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    serializers: {
+      // Only what is safe: no headers but the user agent, the URL with keys removed.
+      req: (req: {
+        id?: unknown;
+        method?: string;
+        url?: string;
+        remoteAddress?: string;
+        headers?: Record<string, unknown>;
+      }) => ({
+        id: req.id,
+        method: req.method,
+        url: sanitizeUrl(req.url),
+        remoteAddress: req.remoteAddress,
+        userAgent: req.headers?.['user-agent'],
+      }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+    customLogLevel: (
+      _req: IncomingMessage,
+      res: ServerResponse,
+      error?: Error,
+    ) =>
+      error || res.statusCode >= 500
+        ? 'error'
+        : res.statusCode >= 400
+          ? 'warn'
+          : 'info',
+    autoLogging: {
+      ignore: (req: IncomingMessage) =>
+        req.url === '/health' || req.url === '/health/ready',
     },
   };
+  return { pinoHttp: destination ? [options, destination] : options };
 }

@@ -1,0 +1,81 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import request from 'supertest';
+import { startTestApp, TestApp } from '../testing/test-app';
+
+interface Route {
+  method: string;
+  path: string;
+}
+
+/** Routes that are public on purpose; everything else must need an admin session. */
+const PUBLIC_ROUTES = new Set(['POST /api/auth/sign-in', 'POST /api/auth/sign-out', 'GET /health', 'GET /health/ready']);
+
+function join(...parts: string[]): string {
+  return `/${parts.flatMap((p) => p.split('/')).filter(Boolean).join('/')}`;
+}
+
+/** Every route registered by every controller of the running application. */
+function registeredRoutes(t: TestApp): Route[] {
+  const routes: Route[] = [];
+  for (const module of t.app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const type = wrapper.metatype as (new () => object) | null;
+      if (!type) continue;
+      const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, type) ?? '/');
+      for (const name of Object.getOwnPropertyNames(type.prototype)) {
+        const handler = (type.prototype as Record<string, unknown>)[name];
+        if (typeof handler !== 'function' || name === 'constructor') continue;
+        const paths: string[] | string | undefined = Reflect.getMetadata(PATH_METADATA, handler);
+        if (paths === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        for (const prefix of prefixes) {
+          for (const path of ([] as string[]).concat(paths)) routes.push({ method, path: join(prefix, path) });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+/** Fills route parameters with plausible values (UUIDs for ids). */
+function concrete(path: string): string {
+  return path.replace(/:([A-Za-z]+)\??/g, (_m, name: string) =>
+    /id$/i.test(name) ? '3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f' : 'sonarr',
+  );
+}
+
+describe('default-deny on admin routes', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('finds the routes it must check', () => {
+    const routes = registeredRoutes(t).map((r) => `${r.method} ${r.path}`);
+    expect(routes).toEqual(expect.arrayContaining(['GET /api/auth/session', ...PUBLIC_ROUTES]));
+  });
+
+  it('refuses every non-public route without a session (401), even with a valid Origin', async () => {
+    const guarded = registeredRoutes(t).filter((r) => !PUBLIC_ROUTES.has(`${r.method} ${r.path}`));
+    expect(guarded.length).toBeGreaterThan(0);
+    const refusals: string[] = [];
+    for (const route of guarded) {
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+      const response = await request(t.app.getHttpServer())
+        [method](concrete(route.path))
+        .set('Origin', t.config.publicOrigin)
+        .send({});
+      refusals.push(`${route.method} ${route.path} -> ${response.status}`);
+    }
+    expect(refusals).toEqual(guarded.map((r) => `${r.method} ${r.path} -> 401`));
+  });
+
+  it('does not take a proxy-style key as an admin credential', async () => {
+    await t.http.get('/api/auth/session').set('X-Api-Key', '0123456789abcdef0123456789abcdef').expect(401);
+    await t.http.get('/api/auth/session?apikey=0123456789abcdef0123456789abcdef').expect(401);
+  });
+});
