@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@arrbiter/server/config';
 import { createApp } from './app/create-app';
 import { migrate } from './cli/migrate';
@@ -7,12 +8,36 @@ import { resetPassword } from './cli/reset-password';
 /** How long shutdown may take before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
+/**
+ * Serves until SIGTERM/SIGINT, then shuts down gracefully: stop accepting connections, let in-flight
+ * requests finish, run the modules' shutdown hooks, close the database, exit 0.
+ */
 async function serve(config: AppConfig): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref());
-  }
+  const logger = new Logger('Shutdown');
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: finishing in-flight requests`);
+    setTimeout(() => {
+      logger.error(`Shutdown took longer than ${SHUTDOWN_DEADLINE_MS} ms: exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    app.close().then(
+      () => {
+        logger.log('Shut down cleanly');
+        process.exitCode = 0;
+      },
+      (error: unknown) => {
+        logger.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }
 
 async function main(argv: string[]): Promise<number | undefined> {

@@ -46,7 +46,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.enableShutdownHooks();
 
   const securityHeaders = helmet({
     // Over plain http (a home LAN), upgrading requests or pinning https would break the dashboard.

@@ -1,6 +1,6 @@
 import { loadConfig } from '@arrbiter/server/config';
 import { ArrbiterDataSource, openDataSource } from '@arrbiter/server/database';
-import { createTestDatabase, TestDatabase } from '../testing/test-database';
+import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { ENTITIES } from './entities';
 
 describe('migrations', () => {

@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig, loadConfig } from '@arrbiter/server/config';
 import request from 'supertest';
 import { createApp } from '../app/create-app';
-import { createTestDatabase, TestDatabase } from './test-database';
+import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 
 export const TEST_ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 

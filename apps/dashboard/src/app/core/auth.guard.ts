@@ -1,0 +1,18 @@
+import { inject } from '@angular/core';
+import { CanActivateFn, Router } from '@angular/router';
+import { AuthService } from './auth.service';
+
+/** Lets a signed-in administrator through; sends anyone else to sign in, then back here. */
+export const authGuard: CanActivateFn = async (_route, state) => {
+  const auth = inject(AuthService);
+  const router = inject(Router);
+  if (await auth.ensureSession()) return true;
+  return router.createUrlTree(['/sign-in'], { queryParams: { next: state.url } });
+};
+
+/** Keeps a signed-in administrator off the sign-in page. */
+export const signedOutGuard: CanActivateFn = async () => {
+  const auth = inject(AuthService);
+  const router = inject(Router);
+  return (await auth.ensureSession()) ? router.createUrlTree(['/']) : true;
+};

@@ -1,0 +1,79 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+/** The production build, as `.ci/run` and the README start it. */
+export const SERVER_MAIN = resolve(__dirname, '../../../../dist/apps/server/main.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The environment a child server gets: only what the test gives it (plus PATH and HOME). */
+function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env };
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `node dist/apps/server/main.js` and waits until `/health` answers. */
+export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Runs a server command (`migrate`, `reset-password …`) to completion. */
+export function runCommand(args: string[], env: NodeJS.ProcessEnv, input?: string): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, [SERVER_MAIN, ...args], {
+    env: childEnv(env),
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
