@@ -35,7 +35,10 @@ async function main(): Promise<void> {
     const epoch = Date.now();
     const className = `${name}${epoch}`;
     const up = sql.upQueries.map((q) => `    await queryRunner.query(${quote(q.query)});`).join('\n');
-    const down = [...sql.downQueries].reverse().map((q) => `    await queryRunner.query(${quote(q.query)});`).join('\n');
+    const down = [...sql.downQueries]
+      .reverse()
+      .map((q) => `    await queryRunner.query(${quote(q.query)});`)
+      .join('\n');
     const file = `${epoch}-${name}`;
     writeFileSync(
       join(MIGRATIONS_DIR, `${file}.ts`),
@@ -48,7 +51,17 @@ async function main(): Promise<void> {
     const indexFile = join(MIGRATIONS_DIR, 'index.ts');
     const index = readFileSync(indexFile, 'utf8')
       .replace(/^(import \{ MigrationInterface \} from 'typeorm';\n)/m, `$1import { ${className} } from './${file}';\n`)
-      .replace(/\[([^\]]*)\];\s*$/, (_m, items: string) => `[${[...items.split(',').map((s) => s.trim()).filter(Boolean), className].join(', ')}];\n`);
+      .replace(
+        /\[([^\]]*)\];\s*$/,
+        (_m, items: string) =>
+          `[${[
+            ...items
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+            className,
+          ].join(', ')}];\n`,
+      );
     writeFileSync(indexFile, index);
     console.log(`Wrote ${file}.ts (${sql.upQueries.length} statements). Review it, then run the tests.`);
   } finally {

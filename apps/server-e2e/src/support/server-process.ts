@@ -68,7 +68,11 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess
 }
 
 /** Runs a server command (`migrate`, `reset-password …`) to completion. */
-export function runCommand(args: string[], env: NodeJS.ProcessEnv, input?: string): { status: number | null; output: string } {
+export function runCommand(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): { status: number | null; output: string } {
   const result = spawnSync(process.execPath, [SERVER_MAIN, ...args], {
     env: childEnv(env),
     input,

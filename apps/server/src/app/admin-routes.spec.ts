@@ -10,10 +10,18 @@ interface Route {
 }
 
 /** Routes that are public on purpose; everything else must need an admin session. */
-const PUBLIC_ROUTES = new Set(['POST /api/auth/sign-in', 'POST /api/auth/sign-out', 'GET /health', 'GET /health/ready']);
+const PUBLIC_ROUTES = new Set([
+  'POST /api/auth/sign-in',
+  'POST /api/auth/sign-out',
+  'GET /health',
+  'GET /health/ready',
+]);
 
 function join(...parts: string[]): string {
-  return `/${parts.flatMap((p) => p.split('/')).filter(Boolean).join('/')}`;
+  return `/${parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/')}`;
 }
 
 /** Every route registered by every controller of the running application. */

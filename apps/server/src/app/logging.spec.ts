@@ -28,7 +28,15 @@ describe('structured logs', () => {
       .expect(401);
 
     const text = t.logs.join('');
-    for (const secret of [TEST_ADMIN.password, 'a wrong but secret password', token, headerKey, queryKey, otherCaseKey, bearer]) {
+    for (const secret of [
+      TEST_ADMIN.password,
+      'a wrong but secret password',
+      token,
+      headerKey,
+      queryKey,
+      otherCaseKey,
+      bearer,
+    ]) {
       expect(text).not.toContain(secret);
     }
     const lines = t.logs.map((line) => JSON.parse(line) as { req?: { url?: string } });

@@ -7,7 +7,11 @@ export async function migrate(config: AppConfig): Promise<void> {
   const dataSource = await openDataSource(config, { entities: ENTITIES, migrate: false });
   try {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    console.log(applied.length === 0 ? 'Database is up to date.' : `Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+    console.log(
+      applied.length === 0
+        ? 'Database is up to date.'
+        : `Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`,
+    );
   } finally {
     await dataSource.destroy();
   }

@@ -8,10 +8,30 @@ export interface NavItem {
 
 /** The dashboard's sections, in navigation order. */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { path: 'home', label: 'Home', icon: '⌂', summary: 'Services, apps, recent warnings and learning proxies at a glance.' },
-  { path: 'services', label: 'Services', icon: '▣', summary: 'The Sonarr, Radarr, Lidarr, Prowlarr, Readarr and Whisparr instances Arrbiter guards.' },
-  { path: 'apps', label: 'Apps', icon: '◫', summary: 'One app per client integration, each with its own keys and allowlists.' },
+  {
+    path: 'home',
+    label: 'Home',
+    icon: '⌂',
+    summary: 'Services, apps, recent warnings and learning proxies at a glance.',
+  },
+  {
+    path: 'services',
+    label: 'Services',
+    icon: '▣',
+    summary: 'The Sonarr, Radarr, Lidarr, Prowlarr, Readarr and Whisparr instances Arrbiter guards.',
+  },
+  {
+    path: 'apps',
+    label: 'Apps',
+    icon: '◫',
+    summary: 'One app per client integration, each with its own keys and allowlists.',
+  },
   { path: 'warnings', label: 'Warnings', icon: '⚠', summary: 'Refused calls, ready to be granted or dismissed.' },
-  { path: 'changes', label: 'Recent changes', icon: '↺', summary: 'Every change made by an administrator, newest first.' },
+  {
+    path: 'changes',
+    label: 'Recent changes',
+    icon: '↺',
+    summary: 'Every change made by an administrator, newest first.',
+  },
   { path: 'templates', label: 'Templates', icon: '❏', summary: 'Community allowlist templates and their repository.' },
 ];

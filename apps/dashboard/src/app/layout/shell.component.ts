@@ -11,10 +11,24 @@ import { NAV_ITEMS } from './nav-items';
   template: `
     <a class="skip" href="#main">Skip to content</a>
     <header class="topbar">
-      <button type="button" class="icon menu" (click)="menuOpen.set(!menuOpen())" [attr.aria-expanded]="menuOpen()" aria-controls="nav" aria-label="Menu">☰</button>
+      <button
+        type="button"
+        class="icon menu"
+        (click)="menuOpen.set(!menuOpen())"
+        [attr.aria-expanded]="menuOpen()"
+        aria-controls="nav"
+        aria-label="Menu"
+      >
+        ☰
+      </button>
       <a class="brand" routerLink="/home">⛨ Arrbiter</a>
       <span class="spacer"></span>
-      <button type="button" class="icon" (click)="theme.toggle()" [attr.aria-label]="theme.theme() === 'dark' ? 'Use light theme' : 'Use dark theme'">
+      <button
+        type="button"
+        class="icon"
+        (click)="theme.toggle()"
+        [attr.aria-label]="theme.theme() === 'dark' ? 'Use light theme' : 'Use dark theme'"
+      >
         {{ theme.theme() === 'dark' ? '☀' : '☾' }}
       </button>
       <span class="user" data-testid="current-user">{{ auth.username() }}</span>
@@ -23,7 +37,12 @@ import { NAV_ITEMS } from './nav-items';
     <div class="layout">
       <nav id="nav" [class.open]="menuOpen()" aria-label="Sections">
         @for (item of items; track item.path) {
-          <a [routerLink]="['/', item.path]" routerLinkActive="active" ariaCurrentWhenActive="page" (click)="menuOpen.set(false)">
+          <a
+            [routerLink]="['/', item.path]"
+            routerLinkActive="active"
+            ariaCurrentWhenActive="page"
+            (click)="menuOpen.set(false)"
+          >
             <span aria-hidden="true">{{ item.icon }}</span> {{ item.label }}
           </a>
         }
@@ -32,26 +51,97 @@ import { NAV_ITEMS } from './nav-items';
     </div>
   `,
   styles: `
-    .skip { position: absolute; left: -999px; }
-    .skip:focus { left: 1rem; top: .5rem; z-index: 10; background: var(--surface); padding: .5rem; }
-    .topbar { display: flex; align-items: center; gap: .75rem; padding: .5rem 1rem; border-bottom: 1px solid var(--border); background: var(--surface); position: sticky; top: 0; z-index: 5; }
-    .brand { font-weight: 700; color: var(--text); text-decoration: none; font-size: 1.1rem; }
-    .spacer { flex: 1; }
-    .user { color: var(--muted); font-size: .875rem; }
-    .menu { display: none; }
-    .layout { display: grid; grid-template-columns: 14rem 1fr; min-height: calc(100dvh - 3.25rem); }
-    nav { display: flex; flex-direction: column; gap: .125rem; padding: 1rem .5rem; border-right: 1px solid var(--border); background: var(--surface); }
-    nav a { padding: .5rem .75rem; border-radius: .5rem; color: var(--text); text-decoration: none; }
-    nav a:hover { background: var(--hover); }
-    nav a.active { background: var(--accent-soft); color: var(--accent); font-weight: 600; }
-    main { padding: 1.5rem; min-width: 0; outline: none; }
+    .skip {
+      position: absolute;
+      left: -999px;
+    }
+    .skip:focus {
+      left: 1rem;
+      top: 0.5rem;
+      z-index: 10;
+      background: var(--surface);
+      padding: 0.5rem;
+    }
+    .topbar {
+      display: flex;
+      align-items: center;
+      gap: 0.75rem;
+      padding: 0.5rem 1rem;
+      border-bottom: 1px solid var(--border);
+      background: var(--surface);
+      position: sticky;
+      top: 0;
+      z-index: 5;
+    }
+    .brand {
+      font-weight: 700;
+      color: var(--text);
+      text-decoration: none;
+      font-size: 1.1rem;
+    }
+    .spacer {
+      flex: 1;
+    }
+    .user {
+      color: var(--muted);
+      font-size: 0.875rem;
+    }
+    .menu {
+      display: none;
+    }
+    .layout {
+      display: grid;
+      grid-template-columns: 14rem 1fr;
+      min-height: calc(100dvh - 3.25rem);
+    }
+    nav {
+      display: flex;
+      flex-direction: column;
+      gap: 0.125rem;
+      padding: 1rem 0.5rem;
+      border-right: 1px solid var(--border);
+      background: var(--surface);
+    }
+    nav a {
+      padding: 0.5rem 0.75rem;
+      border-radius: 0.5rem;
+      color: var(--text);
+      text-decoration: none;
+    }
+    nav a:hover {
+      background: var(--hover);
+    }
+    nav a.active {
+      background: var(--accent-soft);
+      color: var(--accent);
+      font-weight: 600;
+    }
+    main {
+      padding: 1.5rem;
+      min-width: 0;
+      outline: none;
+    }
     @media (max-width: 720px) {
-      .menu { display: inline-flex; }
-      .user { display: none; }
-      .layout { grid-template-columns: 1fr; }
-      nav { display: none; border-right: 0; border-bottom: 1px solid var(--border); }
-      nav.open { display: flex; }
-      main { padding: 1rem; }
+      .menu {
+        display: inline-flex;
+      }
+      .user {
+        display: none;
+      }
+      .layout {
+        grid-template-columns: 1fr;
+      }
+      nav {
+        display: none;
+        border-right: 0;
+        border-bottom: 1px solid var(--border);
+      }
+      nav.open {
+        display: flex;
+      }
+      main {
+        padding: 1rem;
+      }
     }
   `,
 })

@@ -16,7 +16,15 @@ import { LocalStrategy } from './strategies/local.strategy';
 @Module({
   imports: [PassportModule],
   controllers: [AuthController],
-  providers: [AdminUsersService, PasswordHasher, SessionsService, SignInThrottle, LocalStrategy, OriginGuard, SessionGuard],
+  providers: [
+    AdminUsersService,
+    PasswordHasher,
+    SessionsService,
+    SignInThrottle,
+    LocalStrategy,
+    OriginGuard,
+    SessionGuard,
+  ],
   exports: [AdminUsersService, SessionsService, OriginGuard, SessionGuard],
 })
 export class AuthModule {}

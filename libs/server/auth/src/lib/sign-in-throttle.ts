@@ -10,7 +10,11 @@ export const FAILURES_PER_ADDRESS = 30;
 
 export class TooManySignInsException extends RetryAfterException {
   constructor(retryAfterSeconds: number) {
-    super(`Too many failed sign-ins. Try again in ${retryAfterSeconds} seconds.`, HttpStatus.TOO_MANY_REQUESTS, retryAfterSeconds);
+    super(
+      `Too many failed sign-ins. Try again in ${retryAfterSeconds} seconds.`,
+      HttpStatus.TOO_MANY_REQUESTS,
+      retryAfterSeconds,
+    );
   }
 }
 
@@ -36,15 +40,15 @@ export class SignInThrottle {
       this.perUser.get(this.userKey(username, address)),
       this.perAddress.get(address),
     ]);
-    const blockedFor = Math.max(this.blockedMs(user, FAILURES_PER_USER_AND_ADDRESS), this.blockedMs(client, FAILURES_PER_ADDRESS));
+    const blockedFor = Math.max(
+      this.blockedMs(user, FAILURES_PER_USER_AND_ADDRESS),
+      this.blockedMs(client, FAILURES_PER_ADDRESS),
+    );
     if (blockedFor > 0) throw new TooManySignInsException(Math.ceil(blockedFor / 1000));
   }
 
   async recordFailure(username: string, address: string): Promise<void> {
-    await Promise.all([
-      this.perUser.penalty(this.userKey(username, address)),
-      this.perAddress.penalty(address),
-    ]);
+    await Promise.all([this.perUser.penalty(this.userKey(username, address)), this.perAddress.penalty(address)]);
   }
 
   async recordSuccess(username: string, address: string): Promise<void> {

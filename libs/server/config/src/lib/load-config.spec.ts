@@ -77,7 +77,10 @@ describe(loadConfig.name, () => {
     [{ SECRET_KEY: 'too-short' }, /^SECRET_KEY must be a 32-byte key/],
     [{ SECRET_KEY: hexKey, SECRET_KEY_FILE: '/x' }, /^SECRET_KEY and SECRET_KEY_FILE are both set/],
     [{ SECRET_KEY_FILE: '/nonexistent/key' }, /^SECRET_KEY_FILE cannot be read \(ENOENT\)/],
-    [{ DATABASE_URL: 'postgres://localhost/db' }, /^SECRET_KEY \(or SECRET_KEY_FILE\) is required when DATABASE_URL is set/],
+    [
+      { DATABASE_URL: 'postgres://localhost/db' },
+      /^SECRET_KEY \(or SECRET_KEY_FILE\) is required when DATABASE_URL is set/,
+    ],
   ])('rejects %j naming the variable and the reason', (env, expected) => {
     expect(problemsOf(env)).toEqual([expect.stringMatching(expected)]);
   });

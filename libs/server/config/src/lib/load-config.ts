@@ -27,68 +27,100 @@ const SECRET_FILE_NAME = 'secret.key';
 /** The raw environment, as class-validator sees it (names are the variable names, so messages name them). */
 class EnvironmentVariables {
   // Decorators run bottom-up: the type check comes first.
-  @IsOptional() @Max(65535) @Min(1) @IsInt()
+  @IsOptional()
+  @Max(65535)
+  @Min(1)
+  @IsInt()
   PORT?: number;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   HOST?: string;
 
-  @IsOptional() @Matches(/^https?:\/\/[^/?#\s]+\/?$/, {
-    message: 'PUBLIC_URL must be an http(s) origin such as https://arrbiter.example.com, without a path, query or fragment',
+  @IsOptional()
+  @Matches(/^https?:\/\/[^/?#\s]+\/?$/, {
+    message:
+      'PUBLIC_URL must be an http(s) origin such as https://arrbiter.example.com, without a path, query or fragment',
   })
   PUBLIC_URL?: string;
 
-  @IsOptional() @Matches(/^postgres(ql)?:\/\/\S+$/, {
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, {
     message: 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
   })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   DATA_DIR?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SECRET_KEY?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   SECRET_KEY_FILE?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9._@-]{1,64}$/, {
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._@-]{1,64}$/, {
     message: 'ADMIN_USERNAME must be 1-64 characters of letters, digits, ".", "_", "@" or "-"',
   })
   ADMIN_USERNAME?: string;
 
-  @IsOptional() @MaxLength(256) @MinLength(12) @IsString()
+  @IsOptional()
+  @MaxLength(256)
+  @MinLength(12)
+  @IsString()
   ADMIN_PASSWORD?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9._-]{1,64}$/, {
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, {
     message: 'PROXY_NAME must be 1-64 characters of letters, digits, ".", "_" or "-"',
   })
   PROXY_NAME?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ALLOWED_ORIGINS?: string;
 
-  @IsOptional() @IsIn(LOG_LEVELS)
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
   LOG_LEVEL?: LogLevel;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   OPENAPI_SOURCES?: string;
 
-  @IsOptional() @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
-    message: 'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses/CIDRs (loopback, uniquelocal…)',
+  @IsOptional()
+  @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
+    message:
+      'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses/CIDRs (loopback, uniquelocal…)',
   })
   TRUST_PROXY?: string;
 
   // Decorators run bottom-up: the type check comes first.
-  @IsOptional() @Max(24 * 30) @Min(1) @IsInt()
+  @IsOptional()
+  @Max(24 * 30)
+  @Min(1)
+  @IsInt()
   SESSION_IDLE_HOURS?: number;
 
   // Decorators run bottom-up: the type check comes first.
-  @IsOptional() @Max(24 * 90) @Min(1) @IsInt()
+  @IsOptional()
+  @Max(24 * 90)
+  @Min(1)
+  @IsInt()
   SESSION_MAX_HOURS?: number;
 
   // Decorators run bottom-up: the type check comes first.
-  @IsOptional() @Max(600_000) @Min(100) @IsInt()
+  @IsOptional()
+  @Max(600_000)
+  @Min(100)
+  @IsInt()
   UPSTREAM_TIMEOUT_MS?: number;
 }
 
@@ -124,7 +156,10 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Decodes a 32-byte key written as 64 hex characters or as base64. */
@@ -146,11 +181,7 @@ interface SecretResolution {
   problem?: string;
 }
 
-function resolveSecretKey(
-  env: EnvironmentVariables,
-  dataDir: string,
-  embedded: boolean,
-): SecretResolution {
+function resolveSecretKey(env: EnvironmentVariables, dataDir: string, embedded: boolean): SecretResolution {
   if (env.SECRET_KEY !== undefined && env.SECRET_KEY_FILE !== undefined) {
     return { problem: 'SECRET_KEY and SECRET_KEY_FILE are both set: set only one' };
   }
@@ -167,9 +198,7 @@ function resolveSecretKey(
       return { problem: `SECRET_KEY_FILE cannot be read (${code}): ${env.SECRET_KEY_FILE}` };
     }
     const key = decodeKey(text);
-    return key
-      ? { key, source: 'SECRET_KEY_FILE' }
-      : { problem: `SECRET_KEY_FILE: the file's content ${KEY_FORMAT}` };
+    return key ? { key, source: 'SECRET_KEY_FILE' } : { problem: `SECRET_KEY_FILE: the file's content ${KEY_FORMAT}` };
   }
   if (!embedded) {
     return {
@@ -204,17 +233,22 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     raw[name] = NUMERIC.includes(name as keyof EnvironmentVariables) ? toNumber(value) : value;
   }
   const env = plainToInstance(EnvironmentVariables, raw);
-  const problems: string[] = validateSync(env, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap((error) => {
-    const got = environment[error.property];
-    return Object.values(error.constraints ?? {}).map((message) => `${message} (got ${JSON.stringify(got)})`);
-  });
+  const problems: string[] = validateSync(env, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(
+    (error) => {
+      const got = environment[error.property];
+      return Object.values(error.constraints ?? {}).map((message) => `${message} (got ${JSON.stringify(got)})`);
+    },
+  );
 
   if ((env.ADMIN_USERNAME === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
     problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together (or neither)');
   }
 
   const allowedOrigins: string[] = [];
-  for (const item of (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (env.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const origin = originOf(item);
     if (origin === undefined) problems.push(`ALLOWED_ORIGINS: ${JSON.stringify(item)} is not an http(s) origin`);
     else allowedOrigins.push(origin);
@@ -222,7 +256,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
 
   let openapiSources: string[] = DEFAULT_OPENAPI_SOURCES;
   if (env.OPENAPI_SOURCES !== undefined) {
-    const items = env.OPENAPI_SOURCES.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = env.OPENAPI_SOURCES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (items.length === 1 && items[0].toLowerCase() === 'none') {
       openapiSources = [];
     } else {

@@ -20,7 +20,10 @@ export class DatabaseLogger implements TypeOrmLogger {
 
   logQueryError(error: string | Error, query: string): void {
     this.queries += 1;
-    this.logger.warn({ query: query.slice(0, 500), error: error instanceof Error ? error.message : error }, 'query failed');
+    this.logger.warn(
+      { query: query.slice(0, 500), error: error instanceof Error ? error.message : error },
+      'query failed',
+    );
   }
 
   logQuerySlow(time: number, query: string): void {

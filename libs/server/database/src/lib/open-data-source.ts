@@ -26,7 +26,8 @@ export function embeddedDirectory(config: AppConfig): string {
  * (started here, stopped when the DataSource is destroyed). One dialect, one migration set.
  */
 export async function openDataSource(config: AppConfig, options: OpenDataSourceOptions): Promise<ArrbiterDataSource> {
-  const embedded = config.databaseUrl === undefined ? await EmbeddedPostgres.start(embeddedDirectory(config)) : undefined;
+  const embedded =
+    config.databaseUrl === undefined ? await EmbeddedPostgres.start(embeddedDirectory(config)) : undefined;
   const base: DataSourceOptions = {
     type: 'postgres',
     url: embedded?.url ?? config.databaseUrl,

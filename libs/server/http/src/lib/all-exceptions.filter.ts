@@ -17,9 +17,7 @@ function outcomeOf(exception: unknown): Outcome {
   if (exception instanceof HttpException) {
     const body = exception.getResponse();
     const message =
-      typeof body === 'string'
-        ? body
-        : ((body as { message?: string | string[] }).message ?? exception.message);
+      typeof body === 'string' ? body : ((body as { message?: string | string[] }).message ?? exception.message);
     return { status: exception.getStatus(), message };
   }
   if (isDatabaseUnavailable(exception)) {

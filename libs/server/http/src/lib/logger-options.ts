@@ -34,9 +34,7 @@ export function sanitizeUrl(url: string | undefined): string | undefined {
       } catch {
         // A malformed name is kept as it is.
       }
-      return decoded.trim().toLowerCase() === 'apikey'
-        ? `${name}=[REDACTED]`
-        : pair;
+      return decoded.trim().toLowerCase() === 'apikey' ? `${name}=[REDACTED]` : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;
@@ -51,19 +49,13 @@ export interface LoggerOptionsInput {
 }
 
 /** nestjs-pino options: JSON logs, one access line per request, nothing secret. */
-export function buildLoggerOptions({
-  level,
-  destination,
-}: LoggerOptionsInput): Params {
+export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): Params {
   const options: Options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     genReqId: (req: IncomingMessage, res: ServerResponse) => {
       const given = req.headers['x-request-id'];
-      const id =
-        typeof given === 'string' && REQUEST_ID.test(given)
-          ? given
-          : randomUUID();
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       res.setHeader('X-Request-Id', id);
       return id;
     },
@@ -84,19 +76,10 @@ export function buildLoggerOptions({
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel: (
-      _req: IncomingMessage,
-      res: ServerResponse,
-      error?: Error,
-    ) =>
-      error || res.statusCode >= 500
-        ? 'error'
-        : res.statusCode >= 400
-          ? 'warn'
-          : 'info',
+    customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     autoLogging: {
-      ignore: (req: IncomingMessage) =>
-        req.url === '/health' || req.url === '/health/ready',
+      ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/health/ready',
     },
   };
   return { pinoHttp: destination ? [options, destination] : options };

@@ -11,7 +11,15 @@ import { ChangeDetectionStrategy, Component, input } from '@angular/core';
       <p class="muted">Nothing to show here yet.</p>
     </section>
   `,
-  styles: `.empty { padding: 2rem; max-width: 40rem; } h1 { margin-top: 0; }`,
+  styles: `
+    .empty {
+      padding: 2rem;
+      max-width: 40rem;
+    }
+    h1 {
+      margin-top: 0;
+    }
+  `,
 })
 export class SectionPage {
   readonly title = input.required<string>();

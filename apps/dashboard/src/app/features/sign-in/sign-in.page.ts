@@ -20,7 +20,14 @@ function safeNext(value: string | null): string {
         <div class="brand" aria-hidden="true">⛨</div>
         <h1 id="sign-in-title">Sign in to Arrbiter</h1>
         <label for="username">Username</label>
-        <input id="username" formControlName="username" autocomplete="username" autocapitalize="none" spellcheck="false" required />
+        <input
+          id="username"
+          formControlName="username"
+          autocomplete="username"
+          autocapitalize="none"
+          spellcheck="false"
+          required
+        />
         <label for="password">Password</label>
         <input id="password" type="password" formControlName="password" autocomplete="current-password" required />
         @if (error()) {
@@ -33,12 +40,34 @@ function safeNext(value: string | null): string {
     </main>
   `,
   styles: `
-    .sign-in { min-height: 100dvh; display: grid; place-items: center; padding: 1rem; }
-    .card { width: min(24rem, 100%); display: grid; gap: .5rem; padding: 2rem; }
-    .brand { font-size: 2rem; color: var(--accent); }
-    h1 { font-size: 1.25rem; margin: 0 0 1rem; }
-    label { font-weight: 600; font-size: .875rem; margin-top: .5rem; }
-    button { margin-top: 1rem; }
+    .sign-in {
+      min-height: 100dvh;
+      display: grid;
+      place-items: center;
+      padding: 1rem;
+    }
+    .card {
+      width: min(24rem, 100%);
+      display: grid;
+      gap: 0.5rem;
+      padding: 2rem;
+    }
+    .brand {
+      font-size: 2rem;
+      color: var(--accent);
+    }
+    h1 {
+      font-size: 1.25rem;
+      margin: 0 0 1rem;
+    }
+    label {
+      font-weight: 600;
+      font-size: 0.875rem;
+      margin-top: 0.5rem;
+    }
+    button {
+      margin-top: 1rem;
+    }
   `,
 })
 export class SignInPage {
@@ -65,7 +94,9 @@ export class SignInPage {
       await this.router.navigateByUrl(safeNext(this.route.snapshot.queryParamMap.get('next')));
     } catch (error) {
       this.error.set(
-        error instanceof HttpErrorResponse && error.status === 401 ? 'Wrong username or password.' : describeError(error),
+        error instanceof HttpErrorResponse && error.status === 401
+          ? 'Wrong username or password.'
+          : describeError(error),
       );
       this.form.controls.password.reset();
     } finally {
