@@ -2,11 +2,12 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { AuthService } from '../core/auth.service';
 import { ThemeService } from '../core/theme.service';
+import { LogoComponent } from './logo.component';
 import { NAV_ITEMS } from './nav-items';
 
 @Component({
   selector: 'arb-shell',
-  imports: [RouterOutlet, RouterLink, RouterLinkActive],
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, LogoComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <a class="skip" href="#main">Skip to content</a>
@@ -21,7 +22,7 @@ import { NAV_ITEMS } from './nav-items';
       >
         ☰
       </button>
-      <a class="brand" routerLink="/home">⛨ Arrbiter</a>
+      <a class="brand" routerLink="/home"><arb-logo /> Arrbiter</a>
       <span class="spacer"></span>
       <button
         type="button"

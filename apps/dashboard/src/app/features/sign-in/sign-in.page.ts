@@ -4,6 +4,7 @@ import { ActivatedRoute, Router } from '@angular/router';
 import { HttpErrorResponse } from '@angular/common/http';
 import { AuthService } from '../../core/auth.service';
 import { describeError } from '../../core/api-error';
+import { LogoComponent } from '../../layout/logo.component';
 
 /** Only same-app paths are followed after sign-in (never another origin). */
 function safeNext(value: string | null): string {
@@ -12,12 +13,12 @@ function safeNext(value: string | null): string {
 
 @Component({
   selector: 'arb-sign-in-page',
-  imports: [ReactiveFormsModule],
+  imports: [ReactiveFormsModule, LogoComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <main class="sign-in">
       <form class="card" [formGroup]="form" (ngSubmit)="submit()" aria-labelledby="sign-in-title">
-        <div class="brand" aria-hidden="true">⛨</div>
+        <arb-logo [size]="40" />
         <h1 id="sign-in-title">Sign in to Arrbiter</h1>
         <label for="username">Username</label>
         <input

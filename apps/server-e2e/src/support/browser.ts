@@ -1,0 +1,57 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+
+/** Screenshots of a run (artifacts, not committed). */
+export const ARTIFACTS_DIR = resolve(__dirname, '../../../../artifacts/screenshots');
+
+/** Debian's Chromium (installed by .ci/run); Playwright never downloads a browser here. */
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+export interface Browser {
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Expected refusals (signed-out session checks, wrong passwords) that Chromium logs as errors. */
+const EXPECTED = [/Failed to load resource: the server responded with a status of 401/];
+
+export async function openBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'arrbiter-chromium-'));
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !EXPECTED.some((e) => e.test(message.text()))) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return {
+    page,
+    errors,
+    screenshot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+    },
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
