@@ -1,0 +1,44 @@
+import { AppConfig } from '@arrbiter/server/config';
+import { digestsEqual, generateProxyKey, keyDigest, PROXY_KEY_PATTERN, SecretBox } from './secret-box';
+
+function box(fill = 1): SecretBox {
+  return new SecretBox({ secretKey: Buffer.alloc(32, fill) } as unknown as AppConfig);
+}
+
+describe(SecretBox.name, () => {
+  it('round-trips a secret and never shows it in the ciphertext', () => {
+    const ciphertext = box().encrypt('0123456789abcdef0123456789abcdef', 'service-key');
+    expect(ciphertext).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(ciphertext).not.toContain('0123456789abcdef');
+    expect(box().decrypt(ciphertext, 'service-key')).toBe('0123456789abcdef0123456789abcdef');
+  });
+
+  it('uses a fresh IV each time', () => {
+    expect(box().encrypt('same', 'p')).not.toBe(box().encrypt('same', 'p'));
+  });
+
+  it('refuses another key, another purpose, or a tampered ciphertext', () => {
+    const ciphertext = box().encrypt('secret', 'service-key');
+    expect(() => box(2).decrypt(ciphertext, 'service-key')).toThrow();
+    expect(() => box().decrypt(ciphertext, 'proxy-key')).toThrow();
+    const parts = ciphertext.split('.');
+    parts[3] = Buffer.from('tampered').toString('base64url');
+    expect(() => box().decrypt(parts.join('.'), 'service-key')).toThrow();
+    expect(() => box().decrypt('garbage', 'service-key')).toThrow('Unrecognised ciphertext');
+  });
+});
+
+describe('proxy keys', () => {
+  it('are 32 lower-case hex characters and unique', () => {
+    const keys = new Set(Array.from({ length: 1000 }, generateProxyKey));
+    expect(keys.size).toBe(1000);
+    for (const key of keys) expect(key).toMatch(PROXY_KEY_PATTERN);
+  });
+
+  it('are compared by digest in constant time', () => {
+    const key = generateProxyKey();
+    expect(digestsEqual(keyDigest(key), keyDigest(key))).toBe(true);
+    expect(digestsEqual(keyDigest(key), keyDigest(generateProxyKey()))).toBe(false);
+    expect(digestsEqual('', '')).toBe(false);
+  });
+});

@@ -1,0 +1,63 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@arrbiter/server/config';
+
+const VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * Encrypts secrets at rest (upstream keys, proxy keys) with AES-256-GCM under `SECRET_KEY`.
+ * Ciphertexts are `v1.<iv>.<tag>.<data>` in base64url; the additional data binds each ciphertext to
+ * its purpose, so one cannot be swapped for another.
+ */
+@Injectable()
+export class SecretBox {
+  private readonly key: Buffer;
+
+  constructor(config: AppConfig) {
+    if (config.secretKey.length !== 32) throw new Error('SECRET_KEY must be 32 bytes');
+    this.key = config.secretKey;
+  }
+
+  encrypt(plaintext: string, purpose: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(purpose, 'utf8'));
+    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [VERSION, iv, cipher.getAuthTag(), data]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+  }
+
+  /** Throws when the ciphertext was altered, encrypted for another purpose, or under another key. */
+  decrypt(ciphertext: string, purpose: string): string {
+    const [version, iv, tag, data] = ciphertext.split('.');
+    if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('Unrecognised ciphertext');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(Buffer.from(purpose, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+/** Hex SHA-256 of a key: how keys are looked up without storing them in the clear. */
+export function keyDigest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex digests. */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/** A proxy key: 128 random bits as 32 lower-case hex characters, the shape of a Servarr key. */
+export function generateProxyKey(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export const PROXY_KEY_PATTERN = /^[0-9a-f]{32}$/;

@@ -1,0 +1,2 @@
+export * from './lib/fake-servarr';
+export * from './lib/openapi';

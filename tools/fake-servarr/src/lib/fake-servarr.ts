@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
+import { fakeOpenApi } from './openapi';
+
+export interface FakeServarrOptions {
+  /** Service type, lower case (`radarr`): `appName` is its capitalised form. */
+  type?: string;
+  instanceName?: string;
+  apiKey?: string;
+  /** URL base, e.g. `/radarr` (empty for none). */
+  urlBase?: string;
+  current?: string;
+  deprecated?: string[];
+  version?: string;
+  /** Serve `/api/{v}/openapi.json` (default true). */
+  openapi?: boolean;
+  port?: number;
+  host?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** The raw request target (path and query) as received. */
+  url: string;
+  headers: IncomingMessage['headers'];
+}
+
+/** What the fake echoes for any request it does not otherwise handle. */
+export interface EchoResponse {
+  method: string;
+  url: string;
+  path: string;
+  query: string;
+  headers: IncomingMessage['headers'];
+  body: { length: number; sha256: string };
+}
+
+/**
+ * A stand-in for a Servarr instance (Sonarr, Radarr…): authenticates like Servarr (an `apikey` query
+ * parameter in any case first, then `X-Api-Key`, then `Authorization: Bearer`), honours a URL base,
+ * answers `/api`, `/api/{v}/system/status`, `/ping` and `/api/{v}/openapi.json`, has test endpoints
+ * (`test/stream?bytes=`, `test/slow?ms=`, `test/status/{code}`), and echoes everything else.
+ */
+export class FakeServarr {
+  readonly requests: RecordedRequest[] = [];
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly options: Required<FakeServarrOptions>,
+  ) {}
+
+  static async start(options: FakeServarrOptions = {}): Promise<FakeServarr> {
+    const type = options.type ?? 'radarr';
+    const resolved: Required<FakeServarrOptions> = {
+      type,
+      instanceName: options.instanceName ?? type[0].toUpperCase() + type.slice(1),
+      apiKey: options.apiKey ?? 'f'.repeat(32),
+      urlBase: (options.urlBase ?? '').replace(/\/+$/, ''),
+      current: options.current ?? 'v3',
+      deprecated: options.deprecated ?? [],
+      version: options.version ?? '5.14.0.9383',
+      openapi: options.openapi ?? true,
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+    };
+    const server = createServer();
+    server.keepAliveTimeout = 30_000;
+    const fake = new FakeServarr(server, resolved);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => fake.handle(req, res));
+    server.on('connection', (socket: Socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    await new Promise<void>((done) => server.listen(resolved.port, resolved.host, done));
+    return fake;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** The base URL an admin registers: origin plus URL base. */
+  get url(): string {
+    return `http://${this.options.host}:${this.port}${this.options.urlBase}`;
+  }
+
+  get appName(): string {
+    return this.options.type[0].toUpperCase() + this.options.type.slice(1);
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((done) => this.server.close(() => done()));
+  }
+
+  private authorised(req: IncomingMessage, query: URLSearchParams): boolean {
+    for (const [name, value] of query) if (name.toLowerCase() === 'apikey') return value === this.options.apiKey;
+    const header = req.headers['x-api-key'];
+    if (typeof header === 'string') return header === this.options.apiKey;
+    const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
+    return bearer ? bearer[1] === this.options.apiKey : false;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
+    const q = url.indexOf('?');
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    const query = new URLSearchParams(rawQuery);
+    const base = this.options.urlBase;
+    if (base && !rawPath.toLowerCase().startsWith(base.toLowerCase()))
+      return this.json(res, 404, { message: 'Not Found' });
+    const path = rawPath.slice(base.length) || '/';
+    const lower = path.toLowerCase();
+
+    if (lower === '/ping') return this.json(res, 200, { status: 'OK' });
+    if (lower === '/api' || lower === '/api/') {
+      return this.json(res, 200, { current: this.options.current, deprecated: this.options.deprecated });
+    }
+    if (!lower.startsWith('/api/')) return this.echo(req, res, url, path, rawQuery);
+    if (!this.authorised(req, query)) {
+      res.writeHead(401).end();
+      return;
+    }
+    const match = /^\/api\/(v\d+)(\/.*)?$/.exec(lower);
+    const version = match?.[1];
+    const rest = match?.[2] ?? '';
+    const versions = [this.options.current, ...this.options.deprecated];
+    if (version && versions.includes(version)) {
+      if (rest === '/system/status') {
+        return this.json(res, 200, {
+          appName: this.appName,
+          instanceName: this.options.instanceName,
+          version: this.options.version,
+          urlBase: base,
+          isProduction: true,
+        });
+      }
+      if (rest === '/openapi.json' && this.options.openapi)
+        return this.json(res, 200, fakeOpenApi(version, this.appName));
+      if (rest === '/test/stream') return this.stream(res, Number(query.get('bytes') ?? 0));
+      if (rest === '/test/slow') {
+        const timer = setTimeout(
+          () => this.json(res, 200, { slept: Number(query.get('ms') ?? 0) }),
+          Number(query.get('ms') ?? 0),
+        );
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
+      const status = /^\/test\/status\/(\d{3})$/.exec(rest);
+      if (status) {
+        res.setHeader('X-Upstream', 'fake-servarr');
+        return this.json(res, Number(status[1]), { message: `status ${status[1]} from upstream` });
+      }
+    }
+    return this.echo(req, res, url, path, rawQuery);
+  }
+
+  private echo(req: IncomingMessage, res: ServerResponse, url: string, path: string, query: string): void {
+    const hash = createHash('sha256');
+    let length = 0;
+    req.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      hash.update(chunk);
+    });
+    req.on('end', () => {
+      const body: EchoResponse = {
+        method: req.method ?? 'GET',
+        url,
+        path,
+        query,
+        headers: req.headers,
+        body: { length, sha256: hash.digest('hex') },
+      };
+      this.json(res, 200, body);
+    });
+  }
+
+  /** Streams `bytes` bytes in 64 KiB chunks, respecting back-pressure. */
+  private stream(res: ServerResponse, bytes: number): void {
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes) });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let left = bytes;
+    const write = (): void => {
+      while (left > 0) {
+        const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+        left -= part.length;
+        if (!res.write(part)) {
+          res.once('drain', write);
+          return;
+        }
+      }
+      res.end();
+    };
+    write();
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+    });
+    res.end(text);
+  }
+}
