@@ -1,3 +1,4 @@
 export * from './lib/auth';
 export * from './lib/errors';
 export * from './lib/health';
+export * from './lib/admin';

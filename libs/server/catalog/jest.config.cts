@@ -1,10 +1,11 @@
+const preset = require('../../../jest.server-preset.js');
+
 module.exports = {
+  ...preset,
   displayName: 'server-catalog',
-  preset: '../../../jest.preset.js',
-  testEnvironment: 'node',
   transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
+    ...preset.transform,
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },
-  moduleFileExtensions: ['ts', 'js', 'html'],
   coverageDirectory: '../../../coverage/libs/server/catalog',
 };

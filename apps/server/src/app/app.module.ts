@@ -1,10 +1,17 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AppsModule } from '@arrbiter/server/apps';
 import { AuthModule, OriginGuard, SessionGuard } from '@arrbiter/server/auth';
+import { CatalogModule } from '@arrbiter/server/catalog';
 import { AppConfig, ConfigModule } from '@arrbiter/server/config';
+import { CryptoModule } from '@arrbiter/server/crypto';
 import { DatabaseModule } from '@arrbiter/server/database';
+import { GatewayModule } from '@arrbiter/server/gateway';
 import { HealthModule } from '@arrbiter/server/health';
 import { AllExceptionsFilter, buildLoggerOptions } from '@arrbiter/server/http';
+import { ProxiesModule } from '@arrbiter/server/proxies';
+import { ServicesModule } from '@arrbiter/server/services';
+import { WarningsModule } from '@arrbiter/server/warnings';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ENTITIES } from './entities';
@@ -24,8 +31,15 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(buildLoggerOptions({ level: config.logLevel, destination: options.logDestination })),
         DatabaseModule.forRoot({ entities: ENTITIES }),
+        CryptoModule,
         AuthModule,
         HealthModule,
+        CatalogModule,
+        ServicesModule,
+        AppsModule,
+        ProxiesModule,
+        WarningsModule,
+        GatewayModule,
       ],
       providers: [
         {

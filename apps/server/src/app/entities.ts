@@ -1,4 +1,9 @@
+import { AppEntity } from '@arrbiter/server/apps';
 import { AUTH_ENTITIES } from '@arrbiter/server/auth';
+import { OpenApiDocumentEntity } from '@arrbiter/server/catalog';
+import { ProxyEntity } from '@arrbiter/server/proxies';
+import { ServiceEntity } from '@arrbiter/server/services';
+import { AccessWarningEntity } from '@arrbiter/server/warnings';
 
 /** Every entity of every domain: what the DataSource maps and what migrations must match. */
-export const ENTITIES = [...AUTH_ENTITIES];
+export const ENTITIES = [...AUTH_ENTITIES, ServiceEntity, OpenApiDocumentEntity, AppEntity, ProxyEntity, AccessWarningEntity];

@@ -6,6 +6,14 @@ import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 
 export const TEST_ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 
+export interface AdminClient {
+  get(path: string): request.Test;
+  post(path: string, body?: object): request.Test;
+  put(path: string, body?: object): request.Test;
+  patch(path: string, body?: object): request.Test;
+  delete(path: string): request.Test;
+}
+
 export interface TestApp {
   app: NestExpressApplication;
   config: AppConfig;
@@ -16,6 +24,10 @@ export interface TestApp {
   http: ReturnType<typeof request>;
   /** Signs the test admin in and returns the `Cookie` header value. */
   signIn(): Promise<string>;
+  /** Admin requests with the session cookie and the allowed Origin. */
+  admin(): Promise<AdminClient>;
+  /** Listens on a loopback port and returns the base URL (for real HTTP clients). */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -39,20 +51,37 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
     throw error;
   }
   const http = request(app.getHttpServer());
+  const signIn = async (): Promise<string> => {
+    const response = await request(app.getHttpServer())
+      .post('/api/auth/sign-in')
+      .set('Origin', config.publicOrigin)
+      .send(TEST_ADMIN)
+      .expect(200);
+    const cookie = ([] as string[]).concat(response.headers['set-cookie'] ?? [])[0];
+    return cookie.split(';')[0];
+  };
   return {
     app,
     config,
     database,
     logs,
     http,
-    async signIn() {
-      const response = await request(app.getHttpServer())
-        .post('/api/auth/sign-in')
-        .set('Origin', config.publicOrigin)
-        .send(TEST_ADMIN)
-        .expect(200);
-      const cookie = ([] as string[]).concat(response.headers['set-cookie'] ?? [])[0];
-      return cookie.split(';')[0];
+    signIn,
+    async admin() {
+      const cookie = await signIn();
+      const server = app.getHttpServer();
+      const origin = config.publicOrigin;
+      return {
+        get: (path) => request(server).get(path).set('Cookie', cookie),
+        post: (path, body = {}) => request(server).post(path).set('Cookie', cookie).set('Origin', origin).send(body),
+        put: (path, body = {}) => request(server).put(path).set('Cookie', cookie).set('Origin', origin).send(body),
+        patch: (path, body = {}) => request(server).patch(path).set('Cookie', cookie).set('Origin', origin).send(body),
+        delete: (path) => request(server).delete(path).set('Cookie', cookie).set('Origin', origin),
+      };
+    },
+    async listen() {
+      await app.listen(0, '127.0.0.1');
+      return app.getUrl().then((url) => url.replace('[::1]', '127.0.0.1'));
     },
     async close() {
       try {

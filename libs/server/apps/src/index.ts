@@ -1,0 +1,4 @@
+export * from './lib/apps.module';
+export * from './lib/apps.service';
+export * from './lib/dto/create-app.dto';
+export * from './lib/entities/app.entity';

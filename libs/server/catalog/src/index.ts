@@ -4,3 +4,6 @@ export * from './lib/http-method';
 export * from './lib/openapi';
 export * from './lib/route-matcher';
 export * from './lib/route-path';
+export * from './lib/catalog.module';
+export * from './lib/catalog.service';
+export * from './lib/entities/openapi-document.entity';

@@ -1,1 +1,2 @@
 export * from './lib/secret-box';
+export * from './lib/crypto.module';

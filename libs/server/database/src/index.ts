@@ -3,3 +3,4 @@ export * from './lib/database-logger';
 export * from './lib/database.module';
 export * from './lib/embedded-postgres';
 export * from './lib/open-data-source';
+export * from './lib/change-bus';

@@ -2,3 +2,4 @@ export * from './lib/all-exceptions.filter';
 export * from './lib/database-errors';
 export * from './lib/logger-options';
 export * from './lib/retry-after.exception';
+export * from './lib/pagination';

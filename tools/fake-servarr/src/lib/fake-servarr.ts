@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import { fakeOpenApi } from './openapi';
@@ -56,7 +56,7 @@ export class FakeServarr {
     const resolved: Required<FakeServarrOptions> = {
       type,
       instanceName: options.instanceName ?? type[0].toUpperCase() + type.slice(1),
-      apiKey: options.apiKey ?? 'f'.repeat(32),
+      apiKey: options.apiKey ?? randomBytes(16).toString('hex'),
       urlBase: (options.urlBase ?? '').replace(/\/+$/, ''),
       current: options.current ?? 'v3',
       deprecated: options.deprecated ?? [],

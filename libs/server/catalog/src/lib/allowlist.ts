@@ -1,5 +1,5 @@
-import { HttpMethod } from './http-method';
-import { routeShape } from './route-path';
+import { HTTP_METHODS, HttpMethod, isHttpMethod } from './http-method';
+import { isRoutePath, routeShape } from './route-path';
 
 /** The stored override form: `{"/api/v3/movie/{id}": ["get", "put"]}`. */
 export type AllowlistMap = Record<string, string[]>;
@@ -38,4 +38,39 @@ export class CompiledAllowlist {
   get paths(): string[] {
     return Object.keys(this.effective);
   }
+}
+
+/** Most paths one proxy's overrides may name. */
+export const MAX_OVERRIDE_PATHS = 2000;
+
+/** What is wrong with an override map (empty when it is valid): paths and lower-case methods. */
+export function overrideProblems(overrides: unknown): string[] {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    return ['overrides must be an object mapping API paths to arrays of methods'];
+  }
+  const entries = Object.entries(overrides as Record<string, unknown>);
+  if (entries.length > MAX_OVERRIDE_PATHS) return [`overrides may name at most ${MAX_OVERRIDE_PATHS} paths`];
+  const problems: string[] = [];
+  const shapes = new Map<string, string>();
+  for (const [path, methods] of entries) {
+    if (!isRoutePath(path)) {
+      problems.push(`overrides: "${path.slice(0, 200)}" is not an API path (absolute, segments literal or {param}, no query)`);
+      continue;
+    }
+    const shape = routeShape(path);
+    const twin = shapes.get(shape);
+    if (twin !== undefined) problems.push(`overrides: "${path}" and "${twin}" are the same route`);
+    shapes.set(shape, path);
+    if (!Array.isArray(methods)) {
+      problems.push(`overrides["${path}"] must be an array of methods`);
+      continue;
+    }
+    for (const method of methods) {
+      if (typeof method !== 'string' || !isHttpMethod(method)) {
+        problems.push(`overrides["${path}"]: ${JSON.stringify(method)} is not a lower-case HTTP method (${HTTP_METHODS.join(', ')})`);
+      }
+    }
+    if (new Set(methods).size !== methods.length) problems.push(`overrides["${path}"] lists a method twice`);
+  }
+  return problems;
 }

@@ -41,14 +41,19 @@ export interface MatchableRoute {
  */
 export class RouteMatcher {
   private readonly root: Node = {};
-  private count = 0;
+  private readonly shapes = new Set<string>();
 
   constructor(routes: Iterable<MatchableRoute> = []) {
     for (const route of routes) this.add(route);
   }
 
   get size(): number {
-    return this.count;
+    return this.shapes.size;
+  }
+
+  /** Whether a route of this shape (see `routeShape`) is in the table. */
+  hasShape(shape: string): boolean {
+    return this.shapes.has(shape);
   }
 
   add(route: MatchableRoute): void {
@@ -92,7 +97,7 @@ export class RouteMatcher {
       integerPositions,
       anyIntegerPositions: [...any],
     };
-    this.count += 1;
+    this.shapes.add(node.leaf.shape);
   }
 
   /** The most specific route for these (canonical, `/`-split, non-empty) segments, if any. */

@@ -1,6 +1,7 @@
 import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { ChangeBus } from './change-bus';
 import { DatabaseLogger } from './database-logger';
 import { openDataSource } from './open-data-source';
 
@@ -40,8 +41,9 @@ export class DatabaseModule {
             openDataSource(config, { entities: options.entities, migrate: options.migrate ?? true, logger }),
         },
         DatabaseLifecycle,
+        ChangeBus,
       ],
-      exports: [DataSource, DatabaseLogger],
+      exports: [DataSource, DatabaseLogger, ChangeBus],
     };
   }
 }

@@ -76,6 +76,11 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
+    // The proxy route's access fields (app, proxy, route, outcome, upstream time): never a key or query.
+    customProps: (_req: IncomingMessage, res: ServerResponse) => {
+      const proxy = (res as ServerResponse & { locals?: Record<string, unknown> }).locals?.['proxy'];
+      return proxy ? { proxy } : {};
+    },
     customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
       error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     autoLogging: {

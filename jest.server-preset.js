@@ -1,0 +1,15 @@
+// Shared jest settings of the server's projects (apps and libs that run the server or its database).
+const nxPreset = require('@nx/jest/preset').default;
+const { join } = require('node:path');
+
+module.exports = {
+  ...nxPreset,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'html'],
+  transform: {
+    // ESM-only or dynamic-import packages under node_modules (see the transformer).
+    '/node_modules/.+\\.(c|m)?js$': join(__dirname, 'tools/jest/esm-interop-transformer.cjs'),
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql|http-proxy-middleware|httpxy|is-plain-obj)/)'],
+  testTimeout: 120_000,
+};

@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import type { AppDto } from '@arrbiter/contracts';
+import { AppsService } from './apps.service';
+import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
+
+@Controller('api/admin/v1/apps')
+export class AppsController {
+  constructor(private readonly apps: AppsService) {}
+
+  @Get()
+  list(): Promise<AppDto[]> {
+    return this.apps.list();
+  }
+
+  @Post()
+  create(@Body() dto: CreateAppDto): Promise<AppDto> {
+    return this.apps.create(dto);
+  }
+
+  @Get(':id')
+  get(@Param('id', ParseUUIDPipe) id: string): Promise<AppDto> {
+    return this.apps.get(id);
+  }
+
+  @Patch(':id')
+  update(@Param('id', ParseUUIDPipe) id: string, @Body() dto: UpdateAppDto): Promise<AppDto> {
+    return this.apps.update(id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    return this.apps.remove(id);
+  }
+}

@@ -1,0 +1,45 @@
+import { CreateAppRequest, UpdateAppRequest } from '@arrbiter/contracts';
+import { IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+
+export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+const SLUG_MESSAGE = 'slug must be 1-63 lower-case letters, digits or "-", starting with a letter or digit';
+
+export class CreateAppDto implements CreateAppRequest {
+  @MaxLength(100)
+  @MinLength(1)
+  @IsString()
+  name!: string;
+
+  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @IsString()
+  slug!: string;
+
+  @ValidateIf((_o, value) => value !== null)
+  @IsUUID()
+  templateId!: string | null;
+
+  @IsBoolean()
+  active!: boolean;
+}
+
+export class UpdateAppDto implements UpdateAppRequest {
+  @IsOptional()
+  @MaxLength(100)
+  @MinLength(1)
+  @IsString()
+  name?: string;
+
+  @IsOptional()
+  @Matches(SLUG, { message: SLUG_MESSAGE })
+  @IsString()
+  slug?: string;
+
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsUUID()
+  templateId?: string | null;
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}

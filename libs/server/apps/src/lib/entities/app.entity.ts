@@ -1,0 +1,28 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** A client integration (Notifiarr, Overseerr, a script…): its proxies carry its keys. */
+@Entity('app')
+export class AppEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  /** `{appSlug}` in `/proxy/{appSlug}/…`. */
+  @Column({ type: 'varchar', length: 63, unique: true })
+  slug!: string;
+
+  /** The template whose blocks seed its proxies' allowlists; null for none. */
+  @Column({ name: 'template_id', type: 'uuid', nullable: true })
+  templateId!: string | null;
+
+  @Column({ type: 'boolean', default: true })
+  active!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,64 @@
+import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
+
+describe(canonicalizePath.name, () => {
+  it.each([
+    ['/api/v3/movie/42', '/api/v3/movie/42'],
+    ['//api///v3//movie/', '/api/v3/movie'],
+    ['/api/v3/movie//', '/api/v3/movie'],
+    ['/api/v3/%6Dovie/%34%32', '/api/v3/movie/42'],
+    ['/api/v3/Movie', '/api/v3/Movie'],
+    ['/api/v3/file/a%20b%3f', '/api/v3/file/a%20b%3F'],
+    ['/api/v3/x...y/...', '/api/v3/x...y/...'],
+    ['', '/'],
+  ])('%s → %s', (raw, expected) => {
+    expect(canonicalizePath(raw)).toMatchObject({ ok: true, path: expected });
+  });
+
+  it.each([
+    ['/api/../config', '"." or ".."'],
+    ['/api/./v3', '"." or ".."'],
+    ['/api/%2e%2e/config', '"." or ".."'],
+    ['/api/%2E./config', '"." or ".."'],
+    ['/api/.%2e/config', '"." or ".."'],
+    ['/api/v3%2fconfig', 'encoded "/"'],
+    ['/api/v3%2Fconfig', 'encoded "/"'],
+    ['/api/v3%5cconfig', 'encoded "/"'],
+    ['/api\\v3', 'backslash'],
+    ['/api/v3/movie;jsessionid=1', '";"'],
+    ['/api/v3/movie%3bx', 'encoded ";"'],
+    ['/api/v3/movie%00', 'control character or NUL'],
+    ['/api/v3/movie%0a', 'control character or NUL'],
+    ['/api/v3/movie\u0000', 'control'],
+    ['/api/v3/movie%zz', 'malformed'],
+    ['/api/v3/movie%2', 'malformed'],
+    ['/api/v3/mövie', 'non-ASCII'],
+  ])('refuses %j', (raw, reason) => {
+    const result = canonicalizePath(raw);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? '' : result.reason).toContain(reason);
+  });
+});
+
+describe(splitProxyUrl.name, () => {
+  it('splits slug, raw path and raw query without decoding', () => {
+    expect(splitProxyUrl('/proxy/app-1/api/v3/movie%2F1?a=1&b=%20')).toEqual({
+      slug: 'app-1',
+      rawPath: '/api/v3/movie%2F1',
+      rawQuery: 'a=1&b=%20',
+    });
+    expect(splitProxyUrl('/proxy/app')).toEqual({ slug: 'app', rawPath: '', rawQuery: '' });
+    expect(splitProxyUrl('/api/x')).toBeUndefined();
+  });
+});
+
+describe(takeApiKey.name, () => {
+  it('removes every apikey parameter in any case and keeps the rest byte for byte', () => {
+    expect(takeApiKey('apikey=k1&sort.key=title&ids=1&ids=2&ApiKey=k2&APIKEY=k3&x')).toEqual({
+      query: 'sort.key=title&ids=1&ids=2&x',
+      apiKey: 'k1',
+    });
+    expect(takeApiKey('%61pikey=k&a=%2F')).toEqual({ query: 'a=%2F', apiKey: 'k' });
+    expect(takeApiKey('a=1')).toEqual({ query: 'a=1', apiKey: undefined });
+    expect(takeApiKey('')).toEqual({ query: '' });
+  });
+});

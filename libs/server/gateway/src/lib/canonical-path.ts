@@ -1,0 +1,95 @@
+/** A path the proxy accepts: what it matches is exactly what the upstream receives. */
+export type CanonicalPath = { ok: true; path: string; segments: string[] } | { ok: false; reason: string };
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+const HEX = /^[0-9A-Fa-f]{2}$/;
+
+function refuse(reason: string): CanonicalPath {
+  return { ok: false, reason };
+}
+
+/**
+ * Canonicalises the upstream path of a proxy request (design §3): percent-decodes unreserved
+ * characters; refuses an encoded `/` or `\`, a backslash, a control character or NUL, a `;` path
+ * parameter, or a `.`/`..` segment in any encoding; collapses repeated slashes and drops a trailing
+ * one. Other escapes are kept (upper-cased), and the case of the path is kept.
+ */
+export function canonicalizePath(raw: string): CanonicalPath {
+  const segments: string[] = [];
+  for (const part of raw.split('/')) {
+    if (part === '') continue;
+    let out = '';
+    for (let i = 0; i < part.length; i += 1) {
+      const c = part.charCodeAt(i);
+      if (c < 0x21 || c > 0x7e) return refuse('The path contains a control, space or non-ASCII character');
+      if (c === 0x5c) return refuse('The path contains a backslash');
+      if (c === 0x3b) return refuse('The path contains a ";" path parameter');
+      if (c !== 0x25) {
+        out += part[i];
+        continue;
+      }
+      const hex = part.slice(i + 1, i + 3);
+      if (!HEX.test(hex)) return refuse('The path contains a malformed percent-encoding');
+      const code = parseInt(hex, 16);
+      if (code < 0x20 || code === 0x7f) return refuse('The path contains an encoded control character or NUL');
+      if (code === 0x2f || code === 0x5c) return refuse('The path contains an encoded "/" or "\\"');
+      if (code === 0x3b) return refuse('The path contains an encoded ";"');
+      const char = String.fromCharCode(code);
+      out += UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+      i += 2;
+    }
+    if (out === '.' || out === '..') return refuse('The path contains a "." or ".." segment');
+    segments.push(out);
+  }
+  return { ok: true, segments, path: `/${segments.join('/')}` };
+}
+
+/** The request target of a proxy call, split without decoding anything. */
+export interface ProxyTarget {
+  slug: string;
+  /** Everything after `/proxy/{slug}`, raw. */
+  rawPath: string;
+  /** The raw query string (without `?`), possibly empty. */
+  rawQuery: string;
+}
+
+const PREFIX = '/proxy/';
+
+/** Splits `/proxy/{slug}/{path}?{query}`; undefined when the URL is not a proxy URL. */
+export function splitProxyUrl(url: string): ProxyTarget | undefined {
+  if (!url.startsWith(PREFIX)) return undefined;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const rawQuery = q < 0 ? '' : url.slice(q + 1);
+  const slash = path.indexOf('/', PREFIX.length);
+  const slug = slash < 0 ? path.slice(PREFIX.length) : path.slice(PREFIX.length, slash);
+  return { slug, rawPath: slash < 0 ? '' : path.slice(slash), rawQuery };
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * Removes every `apikey` query parameter (name in any case, in any encoding) and returns the first
+ * one's value; every other parameter is kept byte for byte, in order, repeated and dotted ones included.
+ */
+export function takeApiKey(rawQuery: string): { query: string; apiKey?: string } {
+  if (rawQuery === '') return { query: '' };
+  let apiKey: string | undefined;
+  const kept: string[] = [];
+  for (const pair of rawQuery.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    if (decodeName(name).trim().toLowerCase() === 'apikey') {
+      apiKey ??= decodeName(eq < 0 ? '' : pair.slice(eq + 1));
+      continue;
+    }
+    kept.push(pair);
+  }
+  return { query: kept.join('&'), apiKey };
+}

@@ -1,0 +1,54 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
+import { digestsEqual, keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
+import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
+import { AllowedRequest } from './proxy-context';
+import { ProxyRegistry, ProxyState } from './proxy-registry';
+
+/** The proxy's verdict on a request, before anything is forwarded. */
+export type AccessDecision =
+  | { outcome: 'unauthorized'; slug: string }
+  | { outcome: 'bad-path'; proxy: ProxyState; reason: string }
+  | { outcome: 'forbidden'; proxy: ProxyState; method: string; path: string; route: ResolvedRoute | undefined }
+  | ({ outcome: 'allowed' } & AllowedRequest);
+
+/**
+ * The checks of the proxy route (design §3), in order: credential, app and proxy state, canonical
+ * path, route resolution, allowlist. Pure and in memory: shared by the HTTP guard and the upgrade
+ * handler, and never a database query.
+ */
+@Injectable()
+export class ProxyAccess {
+  constructor(private readonly registry: ProxyRegistry) {}
+
+  check(method: string, url: string, headers: IncomingHttpHeaders): AccessDecision {
+    const target = splitProxyUrl(url);
+    if (!target) return { outcome: 'unauthorized', slug: '' };
+    const unauthorized = { outcome: 'unauthorized', slug: target.slug } as const;
+    const { query, apiKey: queryKey } = takeApiKey(target.rawQuery);
+    const header = headers['x-api-key'];
+    // The header wins when both are present.
+    const key = typeof header === 'string' && header !== '' ? header : queryKey;
+    const app = this.registry.app(target.slug);
+    if (!app || !app.active || key === undefined || !PROXY_KEY_PATTERN.test(key)) return unauthorized;
+    const digest = keyDigest(key);
+    // An upstream's own key is never a proxy credential.
+    if (this.registry.isUpstreamKey(digest)) return unauthorized;
+    const proxy = app.proxies.get(digest);
+    if (!proxy || !proxy.active || !digestsEqual(proxy.keyDigest, digest)) return unauthorized;
+
+    const canonical = canonicalizePath(target.rawPath);
+    if (!canonical.ok) return { outcome: 'bad-path', proxy, reason: canonical.reason };
+    const verb = method.toLowerCase();
+    if (!isHttpMethod(verb)) return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route: undefined };
+    const route = moreSpecific(
+      proxy.service.catalog.resolve(canonical.segments, verb),
+      proxy.extraRoutes?.resolve(canonical.segments, verb),
+    );
+    if (!route || !proxy.allowlist.allows(route.shape, verb)) {
+      return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route };
+    }
+    return { outcome: 'allowed', proxy, path: canonical.path, query, route };
+  }
+}

@@ -1,0 +1,27 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Response } from 'express';
+import { from, Observable, switchMap } from 'rxjs';
+import { AccessLogFields } from './proxy-context';
+import type { ForwardOutcome } from './upstream-forwarder';
+
+/**
+ * Times the upstream leg of a forwarded request and records its outcome in the access log line
+ * (`proxy.outcome`, `proxy.upstreamMs`), which pino-http writes when the response ends.
+ */
+@Injectable()
+export class ProxyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler<ForwardOutcome>): Observable<void> {
+    const response = context.switchToHttp().getResponse<Response>();
+    const started = performance.now();
+    return next.handle().pipe(
+      switchMap((outcome) => {
+        const fields = response.locals['proxy'] as AccessLogFields | undefined;
+        if (fields) {
+          fields.outcome = outcome;
+          fields.upstreamMs = Math.round((performance.now() - started) * 10) / 10;
+        }
+        return from(Promise.resolve());
+      }),
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { AppEntity } from '@arrbiter/server/apps';
+import { ServiceEntity } from '@arrbiter/server/services';
+
+/** An app's access to one service: its own key and allowlist. */
+@Entity('proxy')
+@Unique('UQ_proxy_app_service', ['appId', 'serviceId'])
+export class ProxyEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'app_id', type: 'uuid' })
+  appId!: string;
+
+  @ManyToOne(() => AppEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'app_id' })
+  app?: AppEntity;
+
+  @Index()
+  @Column({ name: 'service_id', type: 'uuid' })
+  serviceId!: string;
+
+  @ManyToOne(() => ServiceEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'service_id' })
+  service?: ServiceEntity;
+
+  @Column({ type: 'boolean', default: true })
+  active!: boolean;
+
+  /** Hex SHA-256 of the proxy key: how a request's key is looked up. */
+  @Column({ name: 'key_digest', type: 'char', length: 64, unique: true })
+  keyDigest!: string;
+
+  /** The proxy key, AES-GCM encrypted, for the connection-details view. */
+  @Column({ name: 'key_ciphertext', type: 'text' })
+  keyCiphertext!: string;
+
+  /** Local overrides in the stored form: path → lower-case methods (`[]` denies). */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  overrides!: Record<string, string[]>;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

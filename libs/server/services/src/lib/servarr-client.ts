@@ -1,0 +1,89 @@
+import { BadGatewayException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+
+const TIMEOUT_MS = 10_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** What an upstream says about itself. */
+export interface Discovery {
+  name: string;
+  type: string;
+  /** Current first, then deprecated. */
+  apiVersions: string[];
+  upstreamVersion: string;
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+/** Talks to a Servarr's own API with its own key (service discovery, OpenAPI descriptions). */
+@Injectable()
+export class ServarrClient {
+  /** GET `{base}{path}` with the key; network failures become 502, a refused key 422. */
+  async getJson(baseUrl: string, path: string, apiKey: string): Promise<{ status: number; body: unknown }> {
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, {
+        headers: { 'X-Api-Key': apiKey, Accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new BadGatewayException(`Cannot reach ${new URL(baseUrl).origin}: ${describeNetworkError(error)}`);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      throw new UnprocessableEntityException(
+        `${baseUrl}${path} redirects to ${response.headers.get('location') ?? 'another address'}: check the base URL and URL base`,
+      );
+    }
+    if (response.status === 401 || response.status === 403) {
+      await response.body?.cancel();
+      throw new UnprocessableEntityException('The upstream refused the API key');
+    }
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      await response.body?.cancel();
+      throw new UnprocessableEntityException(`${path} answered with ${declared} bytes: not a Servarr`);
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, body };
+  }
+
+  /**
+   * Discovers a Servarr: `GET {base}/api` for the API versions, then
+   * `GET {base}/api/{current}/system/status` for its name, type and version.
+   */
+  async discover(baseUrl: string, apiKey: string): Promise<Discovery> {
+    const notServarr = (why: string) =>
+      new UnprocessableEntityException(`${baseUrl} does not look like a Servarr (${why}): check the base URL`);
+    const versions = await this.getJson(baseUrl, '/api', apiKey);
+    const info = versions.body as { current?: unknown; deprecated?: unknown } | undefined;
+    if (versions.status !== 200 || typeof info?.current !== 'string' || !/^v\d{1,2}$/.test(info.current)) {
+      throw notServarr(`/api answered ${versions.status} without a current API version`);
+    }
+    const deprecated = Array.isArray(info.deprecated)
+      ? info.deprecated.filter((v): v is string => typeof v === 'string' && /^v\d{1,2}$/.test(v))
+      : [];
+    const status = await this.getJson(baseUrl, `/api/${info.current}/system/status`, apiKey);
+    const system = status.body as { appName?: unknown; instanceName?: unknown; version?: unknown } | undefined;
+    if (status.status !== 200 || typeof system?.appName !== 'string' || !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(system.appName)) {
+      throw notServarr(`system/status answered ${status.status} without an appName`);
+    }
+    const name = typeof system.instanceName === 'string' && system.instanceName.trim() ? system.instanceName.trim() : system.appName;
+    return {
+      name: name.slice(0, 128),
+      type: system.appName.toLowerCase(),
+      apiVersions: [info.current, ...deprecated.filter((v) => v !== info.current)],
+      upstreamVersion: typeof system.version === 'string' ? system.version.slice(0, 64) : 'unknown',
+    };
+  }
+}

@@ -1,0 +1,127 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import type { ServiceDto } from '@arrbiter/contracts';
+import { CatalogService } from '@arrbiter/server/catalog';
+import { SecretBox } from '@arrbiter/server/crypto';
+import { ChangeBus } from '@arrbiter/server/database';
+import { isUniqueViolation } from '@arrbiter/server/http';
+import { DataSource, Repository } from 'typeorm';
+import { checkBaseUrl } from './base-url';
+import { CreateServiceDto, UpdateServiceDto } from './dto/create-service.dto';
+import { ServiceEntity } from './entities/service.entity';
+import { Discovery, ServarrClient } from './servarr-client';
+
+/** The purpose an upstream key is encrypted for (bound into the ciphertext). */
+export const SERVICE_KEY_PURPOSE = 'service-api-key';
+
+export function toServiceDto(service: ServiceEntity): ServiceDto {
+  return {
+    id: service.id,
+    name: service.name,
+    type: service.type,
+    baseUrl: service.baseUrl,
+    apiVersions: service.apiVersions,
+    upstreamVersion: service.upstreamVersion,
+    createdAt: service.createdAt.toISOString(),
+    updatedAt: service.updatedAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class ServicesService {
+  private readonly services: Repository<ServiceEntity>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly client: ServarrClient,
+    private readonly catalog: CatalogService,
+    private readonly secrets: SecretBox,
+    private readonly changes: ChangeBus,
+  ) {
+    this.services = dataSource.getRepository(ServiceEntity);
+  }
+
+  async list(): Promise<ServiceDto[]> {
+    return (await this.services.find({ order: { name: 'ASC', createdAt: 'ASC' } })).map(toServiceDto);
+  }
+
+  async get(id: string): Promise<ServiceDto> {
+    return toServiceDto(await this.find(id));
+  }
+
+  /** Registers an upstream once it has answered as a Servarr with this key; nothing is stored otherwise. */
+  async create(dto: CreateServiceDto): Promise<ServiceDto> {
+    const baseUrl = this.baseUrl(dto.baseUrl);
+    const discovery = await this.client.discover(baseUrl, dto.apiKey);
+    let saved: ServiceEntity;
+    try {
+      saved = await this.services.save(
+        this.services.create({ ...this.fields(discovery), baseUrl, apiKeyCiphertext: this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE) }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
+      throw error;
+    }
+    await this.fetchCatalog(saved, dto.apiKey);
+    await this.changes.publish('services');
+    return toServiceDto(saved);
+  }
+
+  /** Changes the address or key; the upstream is discovered again and must still answer. */
+  async update(id: string, dto: UpdateServiceDto): Promise<ServiceDto> {
+    const service = await this.find(id);
+    const baseUrl = dto.baseUrl === undefined ? service.baseUrl : this.baseUrl(dto.baseUrl);
+    const apiKey = dto.apiKey ?? this.secrets.decrypt(service.apiKeyCiphertext, SERVICE_KEY_PURPOSE);
+    const discovery = await this.client.discover(baseUrl, apiKey);
+    if (discovery.type !== service.type) {
+      throw new ConflictException(`${baseUrl} is a ${discovery.type}, but this service is a ${service.type}: register it as a new service`);
+    }
+    Object.assign(service, this.fields(discovery), { baseUrl });
+    if (dto.apiKey !== undefined) service.apiKeyCiphertext = this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE);
+    try {
+      await this.services.save(service);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
+      throw error;
+    }
+    await this.fetchCatalog(service, apiKey);
+    await this.changes.publish('services');
+    return toServiceDto(service);
+  }
+
+  /** Deletes a service that no proxy uses; otherwise 409 naming the apps that use it. */
+  async remove(id: string): Promise<void> {
+    await this.find(id);
+    const users: { name: string }[] = await this.dataSource.query(
+      'SELECT DISTINCT a.name FROM proxy p JOIN app a ON a.id = p.app_id WHERE p.service_id = $1 ORDER BY a.name',
+      [id],
+    );
+    if (users.length > 0) {
+      throw new ConflictException(`The service is used by the proxies of: ${users.map((u) => u.name).join(', ')}. Remove those proxies first.`);
+    }
+    await this.services.delete({ id });
+    await this.changes.publish('services');
+  }
+
+  private async find(id: string): Promise<ServiceEntity> {
+    const service = await this.services.findOneBy({ id });
+    if (!service) throw new NotFoundException('No such service');
+    return service;
+  }
+
+  private baseUrl(value: string): string {
+    const check = checkBaseUrl(value);
+    if (!check.ok) throw new BadRequestException([check.problem]);
+    return check.url;
+  }
+
+  private fields(discovery: Discovery): Pick<ServiceEntity, 'name' | 'type' | 'apiVersions' | 'upstreamVersion'> {
+    return { name: discovery.name, type: discovery.type, apiVersions: discovery.apiVersions, upstreamVersion: discovery.upstreamVersion };
+  }
+
+  private async fetchCatalog(service: ServiceEntity, apiKey: string): Promise<void> {
+    await this.catalog.ensure(service.type, service.apiVersions, async (version) => {
+      const { status, body } = await this.client.getJson(service.baseUrl, `/api/${version}/openapi.json`, apiKey);
+      return status === 200 ? body : undefined;
+    });
+  }
+}

@@ -1,0 +1,134 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** One refused request, as the gateway reports it. */
+export interface RefusedRequest {
+  proxyId: string;
+  appId: string;
+  method: string;
+  path: string;
+  route: string | null;
+  routeKey: string;
+}
+
+interface Pending extends RefusedRequest {
+  count: number;
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
+/** Distinct warnings held in memory at most; beyond that new ones are counted as dropped. */
+export const MAX_PENDING = 10_000;
+const BATCH = 500;
+const FLUSH_INTERVAL_MS = 1_000;
+
+const UPSERT = `
+INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status)
+SELECT u.proxy_id, u.app_id, u.method, u.path, u.route, u.route_key, u.count, u.first_seen, u.last_seen, 'open'
+FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[])
+  AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen)
+WHERE EXISTS (SELECT 1 FROM proxy p WHERE p.id = u.proxy_id)
+ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
+  count = access_warning.count + EXCLUDED.count,
+  last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
+  path = EXCLUDED.path,
+  route = EXCLUDED.route`;
+
+/**
+ * Records refused requests without ever delaying or failing one: `record` only updates an in-memory
+ * aggregate (bounded); a write-behind flush upserts it in batches every second.
+ */
+@Injectable()
+export class WarningRecorder implements OnModuleDestroy {
+  private readonly logger = new Logger(WarningRecorder.name);
+  private pending = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private droppedSinceLog = 0;
+  /** Rows upserted since start (for tests and the benchmark). */
+  written = 0;
+  dropped = 0;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  record(request: RefusedRequest, now = new Date()): void {
+    const key = `${request.proxyId}|${request.method}|${request.routeKey}`;
+    const known = this.pending.get(key);
+    if (known) {
+      known.count += 1;
+      known.lastSeen = now;
+      known.path = request.path;
+    } else if (this.pending.size >= MAX_PENDING) {
+      this.dropped += 1;
+      this.droppedSinceLog += 1;
+    } else {
+      this.pending.set(key, { ...request, count: 1, firstSeen: now, lastSeen: now });
+    }
+    this.timer ??= setTimeout(() => void this.flush(), this.pending.size >= BATCH ? 0 : FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Writes what is pending; concurrent calls share one flush. Never throws. */
+  flush(): Promise<void> {
+    this.flushing ??= this.write().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.droppedSinceLog > 0) {
+      this.logger.warn(`${this.droppedSinceLog} access warnings were dropped: more than ${MAX_PENDING} distinct ones were waiting`);
+      this.droppedSinceLog = 0;
+    }
+    const batch = this.pending;
+    this.pending = new Map();
+    const items = [...batch.values()];
+    for (let i = 0; i < items.length; i += BATCH) {
+      const chunk = items.slice(i, i + BATCH);
+      try {
+        await this.dataSource.query(UPSERT, [
+          chunk.map((w) => w.proxyId),
+          chunk.map((w) => w.appId),
+          chunk.map((w) => w.method),
+          chunk.map((w) => w.path.slice(0, 2048)),
+          chunk.map((w) => w.route),
+          chunk.map((w) => w.routeKey.slice(0, 2048)),
+          chunk.map((w) => w.count),
+          chunk.map((w) => w.firstSeen),
+          chunk.map((w) => w.lastSeen),
+        ]);
+        this.written += chunk.length;
+      } catch (error) {
+        // Keep them for the next flush (merged with newer ones), within the same bound.
+        this.logger.warn(`Could not write ${chunk.length} access warnings: ${(error as Error).message}`);
+        for (const item of items.slice(i)) this.requeue(item);
+        break;
+      }
+    }
+    if (this.pending.size > 0) {
+      this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  private requeue(item: Pending): void {
+    const key = `${item.proxyId}|${item.method}|${item.routeKey}`;
+    const newer = this.pending.get(key);
+    if (newer) {
+      newer.count += item.count;
+      newer.firstSeen = item.firstSeen < newer.firstSeen ? item.firstSeen : newer.firstSeen;
+    } else if (this.pending.size < MAX_PENDING) {
+      this.pending.set(key, item);
+    } else {
+      this.dropped += item.count;
+    }
+  }
+}
