@@ -7,7 +7,10 @@
 const { createHash } = require('node:crypto');
 const tsJest = require('ts-jest').default;
 
-const tsTransformer = tsJest.createTransformer({ tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true }, diagnostics: false });
+const tsTransformer = tsJest.createTransformer({
+  tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true },
+  diagnostics: false,
+});
 const DYNAMIC_IMPORT = /\bimport\((["'])([^"'./][^"']*)\1\)/g;
 
 module.exports = {
@@ -15,7 +18,10 @@ module.exports = {
   process(source, path, options) {
     if (path.includes('@electric-sql')) {
       // The module's own `require`, captured before emscripten's code declares a `var require` of its own.
-      const code = source.replace(DYNAMIC_IMPORT, (_m, q, name) => `Promise.resolve().then(() => __moduleRequire(${q}${name}${q}))`);
+      const code = source.replace(
+        DYNAMIC_IMPORT,
+        (_m, q, name) => `Promise.resolve().then(() => __moduleRequire(${q}${name}${q}))`,
+      );
       return { code: `const __moduleRequire = require;${code}` };
     }
     return tsTransformer.process(source, path, options);

@@ -25,6 +25,10 @@ async function serve(config: AppConfig): Promise<void> {
       logger.error(`Shutdown took longer than ${SHUTDOWN_DEADLINE_MS} ms: exiting anyway`);
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // Keep-alive connections that finish their last response while closing are closed then, not at their time-out.
+    const server = app.getHttpServer() as import('node:http').Server;
+    const reaper = setInterval(() => server.closeIdleConnections(), 100);
+    reaper.unref();
     app.close().then(
       () => {
         logger.log('Shut down cleanly');

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -24,6 +25,9 @@ function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export interface ServerProcess {
   url: string;
   port: number;
+  pid: number;
+  /** Resident memory of the server process, in bytes (from /proc). */
+  rss(): number;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
   /** SIGTERM, then the exit code. */
@@ -59,6 +63,8 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess
   return {
     url,
     port,
+    pid: child.pid ?? 0,
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     output: () => output,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -31,7 +31,11 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
 
   describe('services', () => {
     it('discovers name, type, versions and the upstream version, honouring the URL base', async () => {
-      const response = keep(await admin.post('/api/admin/v1/services', { baseUrl: `${radarr.url}/`, apiKey: radarr.options.apiKey }).expect(201));
+      const response = keep(
+        await admin
+          .post('/api/admin/v1/services', { baseUrl: `${radarr.url}/`, apiKey: radarr.options.apiKey })
+          .expect(201),
+      );
       expect(response.body).toMatchObject({
         name: 'Movies',
         type: 'radarr',
@@ -41,12 +45,17 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
       });
       expect(Object.keys(response.body)).not.toContain('apiKey');
       // The upstream served its own description: the catalog is stored.
-      const docs = (await admin.get('/api/admin/v1/openapi').expect(200)).body as { serviceType: string; source: string }[];
+      const docs = (await admin.get('/api/admin/v1/openapi').expect(200)).body as {
+        serviceType: string;
+        source: string;
+      }[];
       expect(docs).toEqual([expect.objectContaining({ serviceType: 'radarr', apiVersion: 'v3', source: 'upstream' })]);
     });
 
     it('lists current and deprecated API versions', async () => {
-      const response = keep(await admin.post('/api/admin/v1/services', { baseUrl: sonarr.url, apiKey: sonarr.options.apiKey }).expect(201));
+      const response = keep(
+        await admin.post('/api/admin/v1/services', { baseUrl: sonarr.url, apiKey: sonarr.options.apiKey }).expect(201),
+      );
       expect(response.body).toMatchObject({ type: 'sonarr', apiVersions: ['v5', 'v3'] });
     });
 
@@ -60,7 +69,11 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
       ['a closed port', () => ({ baseUrl: 'http://127.0.0.1:1', apiKey: radarr.options.apiKey }), 502],
       ['a base URL ending in /api/v3', () => ({ baseUrl: `${radarr.url}/api/v3`, apiKey: radarr.options.apiKey }), 400],
       ['a base URL ending in /api', () => ({ baseUrl: `${radarr.url}/API/`, apiKey: radarr.options.apiKey }), 400],
-      ['credentials in the URL', () => ({ baseUrl: `http://u:p@127.0.0.1:${radarr.port}`, apiKey: radarr.options.apiKey }), 400],
+      [
+        'credentials in the URL',
+        () => ({ baseUrl: `http://u:p@127.0.0.1:${radarr.port}`, apiKey: radarr.options.apiKey }),
+        400,
+      ],
       ['a query', () => ({ baseUrl: `${radarr.url}?x=1`, apiKey: radarr.options.apiKey }), 400],
       ['another scheme', () => ({ baseUrl: 'ftp://127.0.0.1/', apiKey: radarr.options.apiKey }), 400],
       ['a missing key', () => ({ baseUrl: radarr.url }), 400],
@@ -73,7 +86,9 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
     });
 
     it('re-discovers on PATCH and keeps the old state when the new key is refused', async () => {
-      const [service] = ((await admin.get('/api/admin/v1/services').expect(200)).body as ServiceDto[]).filter((s) => s.type === 'radarr');
+      const [service] = ((await admin.get('/api/admin/v1/services').expect(200)).body as ServiceDto[]).filter(
+        (s) => s.type === 'radarr',
+      );
       await admin.patch(`/api/admin/v1/services/${service.id}`, { apiKey: 'e'.repeat(32) }).expect(422);
       const same = keep(await admin.patch(`/api/admin/v1/services/${service.id}`, {}).expect(200));
       expect(same.body).toMatchObject({ id: service.id, name: 'Movies', baseUrl: radarr.url });
@@ -89,30 +104,61 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
     let proxy: ProxyConnectionDto;
 
     beforeAll(async () => {
-      service = ((await admin.get('/api/admin/v1/services').expect(200)).body as ServiceDto[]).find((s) => s.type === 'radarr') as ServiceDto;
+      service = ((await admin.get('/api/admin/v1/services').expect(200)).body as ServiceDto[]).find(
+        (s) => s.type === 'radarr',
+      ) as ServiceDto;
     });
 
     it('creates an app with a valid, unique slug', async () => {
-      app = (await admin.post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true }).expect(201)).body as AppDto;
-      expect(app).toMatchObject({ name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true, proxyCount: 0 });
-      await admin.post('/api/admin/v1/apps', { name: 'Other', slug: 'notifiarr', templateId: null, active: true }).expect(409);
+      app = (
+        await admin
+          .post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true })
+          .expect(201)
+      ).body as AppDto;
+      expect(app).toMatchObject({
+        name: 'Notifiarr',
+        slug: 'notifiarr',
+        templateId: null,
+        active: true,
+        proxyCount: 0,
+      });
+      await admin
+        .post('/api/admin/v1/apps', { name: 'Other', slug: 'notifiarr', templateId: null, active: true })
+        .expect(409);
       for (const slug of ['Notifiarr', '-x', 'a_b', 'a'.repeat(64), '']) {
         await admin.post('/api/admin/v1/apps', { name: 'Bad', slug, templateId: null, active: true }).expect(400);
       }
-      await admin.post('/api/admin/v1/apps', { name: 'T', slug: 't', templateId: '3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f', active: true }).expect(400);
+      await admin
+        .post('/api/admin/v1/apps', {
+          name: 'T',
+          slug: 't',
+          templateId: '3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f',
+          active: true,
+        })
+        .expect(400);
       await admin.post('/api/admin/v1/apps', { name: 'T', slug: 't', active: true }).expect(400);
     });
 
     it('adds one proxy per service with a fresh key and the proxy URL', async () => {
-      proxy = keep(await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201)).body as ProxyConnectionDto;
-      expect(proxy).toMatchObject({ appId: app.id, serviceId: service.id, active: true, proxyUrl: `${t.config.publicUrl}/proxy/notifiarr` });
+      proxy = keep(await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+        .body as ProxyConnectionDto;
+      expect(proxy).toMatchObject({
+        appId: app.id,
+        serviceId: service.id,
+        active: true,
+        proxyUrl: `${t.config.publicUrl}/proxy/notifiarr`,
+      });
       expect(proxy.key).toMatch(/^[0-9a-f]{32}$/);
       await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(409);
-      await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: '3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f' }).expect(404);
+      await admin
+        .post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: '3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f' })
+        .expect(404);
       expect((await admin.get(`/api/admin/v1/apps/${app.id}`).expect(200)).body).toMatchObject({ proxyCount: 1 });
       const details = keep(await admin.get(`/api/admin/v1/proxies/${proxy.id}`).expect(200));
       expect(details.body).toMatchObject({ key: proxy.key, proxyUrl: proxy.proxyUrl });
-      expect((await admin.get(`/api/admin/v1/apps/${app.id}/proxies`).expect(200)).body).toEqual([expect.objectContaining({ id: proxy.id })]);
+      expect((await admin.get(`/api/admin/v1/apps/${app.id}/proxies`).expect(200)).body).toEqual([
+        expect.objectContaining({ id: proxy.id }),
+      ]);
     });
 
     it('rotates the key', async () => {
@@ -124,7 +170,9 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
 
     it('saves validated overrides and answers template / overrides / effective', async () => {
       const overrides = { '/api/v3/movie/{id}': ['put', 'get'], '/api/v3/calendar': [] };
-      const saved = await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
+      const saved = await admin
+        .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true })
+        .expect(200);
       expect(saved.body).toEqual({
         template: {},
         overrides: { '/api/v3/calendar': [], '/api/v3/movie/{id}': ['get', 'put'] },
@@ -140,7 +188,9 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
         { '/api/v3/movie': 'get' },
         { '/api/v3/movie/{id}': ['get'], '/api/v3/Movie/{movieId}': ['put'] },
       ]) {
-        const refused = await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: bad, active: true }).expect(400);
+        const refused = await admin
+          .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: bad, active: true })
+          .expect(400);
         expect(refused.body.message).toEqual([expect.stringContaining('overrides')]);
       }
       // Nothing of the refused saves was written.

@@ -6,4 +6,11 @@ import { ServiceEntity } from '@arrbiter/server/services';
 import { AccessWarningEntity } from '@arrbiter/server/warnings';
 
 /** Every entity of every domain: what the DataSource maps and what migrations must match. */
-export const ENTITIES = [...AUTH_ENTITIES, ServiceEntity, OpenApiDocumentEntity, AppEntity, ProxyEntity, AccessWarningEntity];
+export const ENTITIES = [
+  ...AUTH_ENTITIES,
+  ServiceEntity,
+  OpenApiDocumentEntity,
+  AppEntity,
+  ProxyEntity,
+  AccessWarningEntity,
+];

@@ -31,7 +31,10 @@ export class AppsService {
   }
 
   async list(): Promise<AppDto[]> {
-    const [apps, counts] = await Promise.all([this.apps.find({ order: { name: 'ASC', createdAt: 'ASC' } }), this.proxyCounts()]);
+    const [apps, counts] = await Promise.all([
+      this.apps.find({ order: { name: 'ASC', createdAt: 'ASC' } }),
+      this.proxyCounts(),
+    ]);
     return apps.map((app) => toAppDto(app, counts.get(app.id) ?? 0));
   }
 
@@ -74,7 +77,8 @@ export class AppsService {
     try {
       return await this.apps.save(app);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictException(`The slug "${app.slug}" is already used by another app`);
+      if (isUniqueViolation(error))
+        throw new ConflictException(`The slug "${app.slug}" is already used by another app`);
       throw error;
     }
   }

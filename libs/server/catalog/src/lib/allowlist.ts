@@ -54,7 +54,9 @@ export function overrideProblems(overrides: unknown): string[] {
   const shapes = new Map<string, string>();
   for (const [path, methods] of entries) {
     if (!isRoutePath(path)) {
-      problems.push(`overrides: "${path.slice(0, 200)}" is not an API path (absolute, segments literal or {param}, no query)`);
+      problems.push(
+        `overrides: "${path.slice(0, 200)}" is not an API path (absolute, segments literal or {param}, no query)`,
+      );
       continue;
     }
     const shape = routeShape(path);
@@ -67,7 +69,9 @@ export function overrideProblems(overrides: unknown): string[] {
     }
     for (const method of methods) {
       if (typeof method !== 'string' || !isHttpMethod(method)) {
-        problems.push(`overrides["${path}"]: ${JSON.stringify(method)} is not a lower-case HTTP method (${HTTP_METHODS.join(', ')})`);
+        problems.push(
+          `overrides["${path}"]: ${JSON.stringify(method)} is not a lower-case HTTP method (${HTTP_METHODS.join(', ')})`,
+        );
       }
     }
     if (new Set(methods).size !== methods.length) problems.push(`overrides["${path}"] lists a method twice`);

@@ -52,7 +52,9 @@ export class CatalogService implements OnApplicationBootstrap {
       try {
         this.routes.set(key(doc.serviceType, doc.apiVersion), parseOpenApi(doc.document));
       } catch (error) {
-        this.logger.warn(`Stored description ${doc.serviceType}/${doc.apiVersion} is unusable: ${(error as Error).message}`);
+        this.logger.warn(
+          `Stored description ${doc.serviceType}/${doc.apiVersion} is unusable: ${(error as Error).message}`,
+        );
       }
     }
   }
@@ -72,7 +74,8 @@ export class CatalogService implements OnApplicationBootstrap {
 
   /** Stores an admin's upload (replacing what was there). */
   async upload(serviceType: string, apiVersion: string, document: unknown): Promise<OpenApiDocumentDto> {
-    if (!SERVICE_TYPE.test(serviceType)) throw new BadRequestException('serviceType must be a lower-case name such as sonarr');
+    if (!SERVICE_TYPE.test(serviceType))
+      throw new BadRequestException('serviceType must be a lower-case name such as sonarr');
     if (!API_VERSION.test(apiVersion)) throw new BadRequestException('apiVersion must look like v3');
     let routes: CatalogRoute[];
     try {
@@ -91,7 +94,11 @@ export class CatalogService implements OnApplicationBootstrap {
    * Makes sure a description is stored for each version: from the upstream where it serves one, else
    * from OPENAPI_SOURCES. Failures are logged, never thrown: an admin can still upload one.
    */
-  async ensure(serviceType: string, apiVersions: readonly string[], fromUpstream: UpstreamDescriptionFetcher): Promise<void> {
+  async ensure(
+    serviceType: string,
+    apiVersions: readonly string[],
+    fromUpstream: UpstreamDescriptionFetcher,
+  ): Promise<void> {
     await this.ready();
     let added = false;
     for (const version of apiVersions) {
@@ -152,7 +159,10 @@ export class CatalogService implements OnApplicationBootstrap {
     );
     this.routes.set(key(serviceType, apiVersion), routes);
     if (announce) await this.changes.publish('catalog');
-    return this.documents.findOneOrFail({ where: { serviceType, apiVersion }, select: { serviceType: true, apiVersion: true, source: true, routeCount: true, updatedAt: true } });
+    return this.documents.findOneOrFail({
+      where: { serviceType, apiVersion },
+      select: { serviceType: true, apiVersion: true, source: true, routeCount: true, updatedAt: true },
+    });
   }
 }
 

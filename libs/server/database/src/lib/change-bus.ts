@@ -19,6 +19,6 @@ export class ChangeBus {
   }
 
   async publish(topic: ChangeTopic): Promise<void> {
-    await Promise.all([...this.listeners].map((listener) => listener(topic)));
+    await Promise.all([...this.listeners].map(async (listener) => listener(topic)));
   }
 }

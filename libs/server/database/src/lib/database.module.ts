@@ -12,12 +12,22 @@ export interface DatabaseModuleOptions {
   migrate?: boolean;
 }
 
-/** Closes the pool (and then the embedded database) once the HTTP server has finished its requests. */
+/**
+ * Closes the pool (and then the embedded database) once the HTTP server has finished its requests,
+ * after the last writes registered with `beforeClose` (write-behind queues) have run.
+ */
 @Injectable()
-class DatabaseLifecycle implements OnApplicationShutdown {
+export class DatabaseLifecycle implements OnApplicationShutdown {
+  private readonly drains: (() => Promise<void>)[] = [];
+
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
+  beforeClose(drain: () => Promise<void>): void {
+    this.drains.push(drain);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    for (const drain of this.drains) await drain();
     await this.dataSource.destroy();
   }
 }
@@ -43,7 +53,7 @@ export class DatabaseModule {
         DatabaseLifecycle,
         ChangeBus,
       ],
-      exports: [DataSource, DatabaseLogger, ChangeBus],
+      exports: [DataSource, DatabaseLogger, ChangeBus, DatabaseLifecycle],
     };
   }
 }

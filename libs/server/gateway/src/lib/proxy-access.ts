@@ -41,7 +41,8 @@ export class ProxyAccess {
     const canonical = canonicalizePath(target.rawPath);
     if (!canonical.ok) return { outcome: 'bad-path', proxy, reason: canonical.reason };
     const verb = method.toLowerCase();
-    if (!isHttpMethod(verb)) return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route: undefined };
+    if (!isHttpMethod(verb))
+      return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route: undefined };
     const route = moreSpecific(
       proxy.service.catalog.resolve(canonical.segments, verb),
       proxy.extraRoutes?.resolve(canonical.segments, verb),

@@ -1,6 +1,12 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppEntity } from '@arrbiter/server/apps';
-import { CatalogService, CompiledAllowlist, effectiveAllowlist, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
+import {
+  CatalogService,
+  CompiledAllowlist,
+  effectiveAllowlist,
+  RouteMatcher,
+  routeShape,
+} from '@arrbiter/server/catalog';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
 import { ProxyEntity } from '@arrbiter/server/proxies';
@@ -122,7 +128,11 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     for (const service of services) {
       const catalogKey = `${service.type}|${service.apiVersions.join(',')}`;
       let matcher = matchers.get(catalogKey);
-      if (!matcher) matchers.set(catalogKey, (matcher = new RouteMatcher(this.catalog.routesFor(service.type, service.apiVersions))));
+      if (!matcher)
+        matchers.set(
+          catalogKey,
+          (matcher = new RouteMatcher(this.catalog.routesFor(service.type, service.apiVersions))),
+        );
       const url = new URL(service.baseUrl);
       const upstreamKey = this.secrets.decrypt(service.apiKeyCiphertext, SERVICE_KEY_PURPOSE);
       upstreamKeyDigests.add(keyDigest(upstreamKey));
@@ -162,7 +172,9 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
         extraRoutes: unknown.length > 0 ? new RouteMatcher(unknown.map((path) => ({ path }))) : undefined,
       });
     }
-    this.logger.debug(`Loaded ${apps.length} apps, ${proxies.length} proxies, ${services.length} services in ${Math.round(performance.now() - started)} ms`);
+    this.logger.debug(
+      `Loaded ${apps.length} apps, ${proxies.length} proxies, ${services.length} services in ${Math.round(performance.now() - started)} ms`,
+    );
     return { apps: appStates, services: serviceStates, upstreamKeyDigests };
   }
 

@@ -25,7 +25,9 @@ export class ProxyUpgradeHandler implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    const server = this.adapterHost.httpAdapter?.getHttpServer() as { on?: (event: string, listener: (...args: never[]) => void) => void } | undefined;
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as
+      | { on?: (event: string, listener: (...args: never[]) => void) => void }
+      | undefined;
     server?.on?.('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.handle(req, socket, head));
   }
 

@@ -42,7 +42,13 @@ export class ProxyGuard implements CanActivate {
         throw new BadRequestException(decision.reason);
       case 'forbidden': {
         const route = decision.route?.path ?? null;
-        log({ app: decision.proxy.appSlug, proxyId: decision.proxy.id, path: decision.path, route, outcome: 'forbidden' });
+        log({
+          app: decision.proxy.appSlug,
+          proxyId: decision.proxy.id,
+          path: decision.path,
+          route,
+          outcome: 'forbidden',
+        });
         this.warnings.record({
           proxyId: decision.proxy.id,
           appId: decision.proxy.appId,
@@ -54,7 +60,13 @@ export class ProxyGuard implements CanActivate {
         throw new ForbiddenException(`${request.method} ${decision.path} is not allowed for this app`);
       }
       case 'allowed':
-        log({ app: decision.proxy.appSlug, proxyId: decision.proxy.id, path: decision.path, route: decision.route.path, outcome: 'forwarded' });
+        log({
+          app: decision.proxy.appSlug,
+          proxyId: decision.proxy.id,
+          path: decision.path,
+          route: decision.route.path,
+          outcome: 'forwarded',
+        });
         setAllowed(request, decision);
         return true;
     }

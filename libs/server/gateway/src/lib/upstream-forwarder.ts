@@ -1,14 +1,23 @@
 import { Agent as HttpAgent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { ProblemDetails } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { createProxyMiddleware, RequestHandler } from 'http-proxy-middleware';
 import type { ServiceState } from './proxy-registry';
 
 /** Request headers that belong to one hop and are never forwarded. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+];
 /** Client credentials that must never reach the upstream. */
 const CLIENT_CREDENTIALS = ['authorization', 'cookie', 'x-api-key'];
 
@@ -43,7 +52,7 @@ function problem(res: ServerResponse, status: number, title: string, detail: str
  * added, hop-by-hop headers dropped; 502 when the upstream cannot be reached, 504 when it is too slow.
  */
 @Injectable()
-export class UpstreamForwarder implements OnModuleDestroy {
+export class UpstreamForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(UpstreamForwarder.name);
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
@@ -54,13 +63,20 @@ export class UpstreamForwarder implements OnModuleDestroy {
     this.via = `1.1 ${config.proxyName}`;
   }
 
-  onModuleDestroy(): void {
+  /** After the HTTP server has finished its in-flight requests. */
+  onApplicationShutdown(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
 
   /** Forwards one request; resolves with the outcome once the response is over. */
-  forward(req: IncomingMessage, res: ServerResponse, service: ServiceState, path: string, query: string): Promise<ForwardOutcome> {
+  forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    service: ServiceState,
+    path: string,
+    query: string,
+  ): Promise<ForwardOutcome> {
     return new Promise<ForwardOutcome>((resolve) => {
       let settled = false;
       const forwarding: Forwarding = {
@@ -81,8 +97,20 @@ export class UpstreamForwarder implements OnModuleDestroy {
   }
 
   /** Forwards an allowed WebSocket upgrade. */
-  upgrade(req: IncomingMessage, socket: Socket, head: Buffer, service: ServiceState, path: string, query: string): void {
-    const forwarding: Forwarding = { url: `${service.basePath}${path}${query ? `?${query}` : ''}`, service, timedOut: false, settle: () => undefined };
+  upgrade(
+    req: IncomingMessage,
+    socket: Socket,
+    head: Buffer,
+    service: ServiceState,
+    path: string,
+    query: string,
+  ): void {
+    const forwarding: Forwarding = {
+      url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
+      service,
+      timedOut: false,
+      settle: () => undefined,
+    };
     (req as ForwardedMessage)[FORWARDING] = forwarding;
     req.url = forwarding.url;
     this.handlerFor(service).upgrade(req, socket, head);
@@ -101,13 +129,19 @@ export class UpstreamForwarder implements OnModuleDestroy {
       ejectPlugins: true,
       plugins: [
         (server) => {
-          server.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => this.onProxyReq(proxyReq, req as ForwardedMessage));
-          server.on('proxyReqWs', (proxyReq: ClientRequest, req: IncomingMessage) => this.onProxyReq(proxyReq, req as ForwardedMessage));
+          server.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) =>
+            this.onProxyReq(proxyReq, req as ForwardedMessage),
+          );
+          server.on('proxyReqWs', (proxyReq: ClientRequest, req: IncomingMessage) =>
+            this.onProxyReq(proxyReq, req as ForwardedMessage),
+          );
           server.on('proxyRes', (proxyRes: IncomingMessage) => stripHopByHop(proxyRes.headers));
           server.on('error', (error: Error, req?: IncomingMessage, res?: ServerResponse | Socket) => {
             if (req && res) this.onError(error, req as ForwardedMessage, res);
           });
-          server.on('econnreset', (_error: Error, req?: IncomingMessage) => (req as ForwardedMessage | undefined)?.[FORWARDING]?.settle('forwarded'));
+          server.on('econnreset', (_error: Error, req?: IncomingMessage) =>
+            (req as ForwardedMessage | undefined)?.[FORWARDING]?.settle('forwarded'),
+          );
         },
       ],
     });
@@ -154,7 +188,8 @@ export class UpstreamForwarder implements OnModuleDestroy {
       res.destroy();
       return;
     }
-    if (timedOut) problem(res, 504, 'Gateway Timeout', `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
+    if (timedOut)
+      problem(res, 504, 'Gateway Timeout', `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
     else problem(res, 502, 'Bad Gateway', `The upstream cannot be reached (${code})`);
   }
 }

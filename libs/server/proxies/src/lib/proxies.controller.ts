@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post, Put } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Put,
+} from '@nestjs/common';
 import type { AllowlistResponse, ProxyConnectionDto, ProxyDto, RotateKeyResponse } from '@arrbiter/contracts';
 import { CreateProxyDto, ProxyConfigDto, UpdateProxyDto } from './dto/proxy.dto';
 import { ProxiesService } from './proxies.service';

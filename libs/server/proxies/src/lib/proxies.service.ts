@@ -1,5 +1,11 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import type { AllowlistMap, AllowlistResponse, ProxyConnectionDto, ProxyDto, RotateKeyResponse } from '@arrbiter/contracts';
+import type {
+  AllowlistMap,
+  AllowlistResponse,
+  ProxyConnectionDto,
+  ProxyDto,
+  RotateKeyResponse,
+} from '@arrbiter/contracts';
 import { AppEntity, AppsService } from '@arrbiter/server/apps';
 import { effectiveAllowlist, overrideProblems } from '@arrbiter/server/catalog';
 import { AppConfig } from '@arrbiter/server/config';
@@ -64,7 +70,8 @@ export class ProxiesService {
         }),
       );
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictException(`The app "${app.name}" already has a proxy for this service`);
+      if (isUniqueViolation(error))
+        throw new ConflictException(`The app "${app.name}" already has a proxy for this service`);
       throw error;
     }
     await this.changes.publish('proxies');
@@ -74,7 +81,11 @@ export class ProxiesService {
   /** Connection details: the key and the Proxy URL a client needs. */
   async get(id: string): Promise<ProxyConnectionDto> {
     const proxy = await this.find(id);
-    return this.connection(proxy, await this.apps.find(proxy.appId), this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE));
+    return this.connection(
+      proxy,
+      await this.apps.find(proxy.appId),
+      this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE),
+    );
   }
 
   async setActive(id: string, active: boolean): Promise<ProxyDto> {
@@ -87,9 +98,12 @@ export class ProxiesService {
 
   /** A new key; the old one stops working before this returns. */
   async rotateKey(id: string): Promise<RotateKeyResponse> {
-    const proxy = await this.find(id);
+    await this.find(id);
     const key = generateProxyKey();
-    await this.proxies.update({ id }, { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) });
+    await this.proxies.update(
+      { id },
+      { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) },
+    );
     await this.changes.publish('proxies');
     return { key };
   }

@@ -12,8 +12,10 @@ export function checkBaseUrl(value: string): BaseUrlCheck {
   } catch {
     return { ok: false, problem: 'baseUrl must be an absolute http(s) URL, such as http://radarr:7878' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, problem: 'baseUrl must use http or https' };
-  if (url.username || url.password) return { ok: false, problem: 'baseUrl must not contain credentials; give the API key separately' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, problem: 'baseUrl must use http or https' };
+  if (url.username || url.password)
+    return { ok: false, problem: 'baseUrl must not contain credentials; give the API key separately' };
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
     return { ok: false, problem: 'baseUrl must not contain a query or a fragment' };
   }

@@ -75,10 +75,17 @@ export class ServarrClient {
       : [];
     const status = await this.getJson(baseUrl, `/api/${info.current}/system/status`, apiKey);
     const system = status.body as { appName?: unknown; instanceName?: unknown; version?: unknown } | undefined;
-    if (status.status !== 200 || typeof system?.appName !== 'string' || !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(system.appName)) {
+    if (
+      status.status !== 200 ||
+      typeof system?.appName !== 'string' ||
+      !/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(system.appName)
+    ) {
       throw notServarr(`system/status answered ${status.status} without an appName`);
     }
-    const name = typeof system.instanceName === 'string' && system.instanceName.trim() ? system.instanceName.trim() : system.appName;
+    const name =
+      typeof system.instanceName === 'string' && system.instanceName.trim()
+        ? system.instanceName.trim()
+        : system.appName;
     return {
       name: name.slice(0, 128),
       type: system.appName.toLowerCase(),

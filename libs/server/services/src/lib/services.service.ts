@@ -55,7 +55,11 @@ export class ServicesService {
     let saved: ServiceEntity;
     try {
       saved = await this.services.save(
-        this.services.create({ ...this.fields(discovery), baseUrl, apiKeyCiphertext: this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE) }),
+        this.services.create({
+          ...this.fields(discovery),
+          baseUrl,
+          apiKeyCiphertext: this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE),
+        }),
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
@@ -73,7 +77,9 @@ export class ServicesService {
     const apiKey = dto.apiKey ?? this.secrets.decrypt(service.apiKeyCiphertext, SERVICE_KEY_PURPOSE);
     const discovery = await this.client.discover(baseUrl, apiKey);
     if (discovery.type !== service.type) {
-      throw new ConflictException(`${baseUrl} is a ${discovery.type}, but this service is a ${service.type}: register it as a new service`);
+      throw new ConflictException(
+        `${baseUrl} is a ${discovery.type}, but this service is a ${service.type}: register it as a new service`,
+      );
     }
     Object.assign(service, this.fields(discovery), { baseUrl });
     if (dto.apiKey !== undefined) service.apiKeyCiphertext = this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE);
@@ -96,7 +102,9 @@ export class ServicesService {
       [id],
     );
     if (users.length > 0) {
-      throw new ConflictException(`The service is used by the proxies of: ${users.map((u) => u.name).join(', ')}. Remove those proxies first.`);
+      throw new ConflictException(
+        `The service is used by the proxies of: ${users.map((u) => u.name).join(', ')}. Remove those proxies first.`,
+      );
     }
     await this.services.delete({ id });
     await this.changes.publish('services');
@@ -115,7 +123,12 @@ export class ServicesService {
   }
 
   private fields(discovery: Discovery): Pick<ServiceEntity, 'name' | 'type' | 'apiVersions' | 'upstreamVersion'> {
-    return { name: discovery.name, type: discovery.type, apiVersions: discovery.apiVersions, upstreamVersion: discovery.upstreamVersion };
+    return {
+      name: discovery.name,
+      type: discovery.type,
+      apiVersions: discovery.apiVersions,
+      upstreamVersion: discovery.upstreamVersion,
+    };
   }
 
   private async fetchCatalog(service: ServiceEntity, apiKey: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { DatabaseLifecycle } from '@arrbiter/server/database';
 import { DataSource } from 'typeorm';
 
 /** One refused request, as the gateway reports it. */
@@ -39,7 +40,7 @@ ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
  * aggregate (bounded); a write-behind flush upserts it in batches every second.
  */
 @Injectable()
-export class WarningRecorder implements OnModuleDestroy {
+export class WarningRecorder {
   private readonly logger = new Logger(WarningRecorder.name);
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
@@ -49,7 +50,16 @@ export class WarningRecorder implements OnModuleDestroy {
   written = 0;
   dropped = 0;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    lifecycle: DatabaseLifecycle,
+  ) {
+    // The last warnings are written after the last request, before the database closes.
+    lifecycle.beforeClose(() => {
+      clearTimeout(this.timer);
+      return this.flush();
+    });
+  }
 
   record(request: RefusedRequest, now = new Date()): void {
     const key = `${request.proxyId}|${request.method}|${request.routeKey}`;
@@ -76,16 +86,13 @@ export class WarningRecorder implements OnModuleDestroy {
     return this.flushing;
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.flush();
-  }
-
   private async write(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.droppedSinceLog > 0) {
-      this.logger.warn(`${this.droppedSinceLog} access warnings were dropped: more than ${MAX_PENDING} distinct ones were waiting`);
+      this.logger.warn(
+        `${this.droppedSinceLog} access warnings were dropped: more than ${MAX_PENDING} distinct ones were waiting`,
+      );
       this.droppedSinceLog = 0;
     }
     const batch = this.pending;

@@ -32,7 +32,11 @@ export class WarningsService {
   async list(query: ListWarningsDto): Promise<Page<WarningDto>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const cursor = decodeCursor(query.cursor);
-    const qb = this.warnings.createQueryBuilder('w').orderBy('w.last_seen', 'DESC').addOrderBy('w.id', 'DESC').take(limit + 1);
+    const qb = this.warnings
+      .createQueryBuilder('w')
+      .orderBy('w.last_seen', 'DESC')
+      .addOrderBy('w.id', 'DESC')
+      .take(limit + 1);
     if (query.proxyId) qb.andWhere('w.proxy_id = :proxyId', { proxyId: query.proxyId });
     if (query.appId) qb.andWhere('w.app_id = :appId', { appId: query.appId });
     if (query.status) qb.andWhere('w.status = :status', { status: query.status });

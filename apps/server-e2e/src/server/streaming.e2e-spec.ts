@@ -1,0 +1,86 @@
+import { request } from 'node:http';
+import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
+import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { AdminHttpClient } from '../support/admin-client';
+import { ServerProcess, startServer } from '../support/server-process';
+
+const ADMIN = { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'streaming test passphrase' };
+
+describe('streaming and shutdown of the production server', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let upstream: FakeServarr;
+  let proxy: ProxyConnectionDto;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    upstream = await FakeServarr.start({ type: 'radarr' });
+    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
+    const admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
+    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
+      baseUrl: upstream.url,
+      apiKey: upstream.options.apiKey,
+    });
+    const app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+      name: 'Big',
+      slug: 'big',
+      templateId: null,
+      active: true,
+    });
+    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
+      serviceId: service.id,
+    });
+    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
+      overrides: { '/api/v3/test/stream': ['get'], '/api/v3/test/slow': ['get'] },
+      active: true,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await upstream?.stop();
+    await database?.drop();
+  });
+
+  it('streams a 64 MB response while the server’s resident memory stays flat', async () => {
+    const size = 64 * 1024 * 1024;
+    const before = server.rss();
+    let peak = before;
+    let received = 0;
+    await new Promise<void>((resolve, reject) => {
+      request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: `/proxy/big/api/v3/test/stream?bytes=${size}`,
+          headers: { 'x-api-key': proxy.key },
+        },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            peak = Math.max(peak, server.rss());
+          });
+          res.on('end', resolve);
+          res.on('error', reject);
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(received).toBe(size);
+    // A proxy that buffered the body would grow by at least its 64 MB.
+    expect(peak - before).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+    const inFlight = fetch(`${server.url}/proxy/big/api/v3/test/slow?ms=1500`, { headers: { 'x-api-key': proxy.key } });
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = server.stop();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ slept: 1500 });
+    expect(await exited).toBe(0);
+    expect(server.output()).toContain('Shut down cleanly');
+  });
+});

@@ -1,0 +1,372 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AppDto, Page, ProblemDetails, ProxyConnectionDto, ServiceDto, WarningDto } from '@arrbiter/contracts';
+import { DatabaseLogger } from '@arrbiter/server/database';
+import { WarningRecorder } from '@arrbiter/server/warnings';
+import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { rawRequest } from '../testing/raw-http';
+import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
+
+const OVERRIDES = {
+  '/api/v3/movie': ['get', 'post'],
+  '/api/v3/movie/{id}': ['delete', 'get'],
+  '/api/v3/calendar': ['get'],
+  '/api/v3/test/stream': ['get'],
+  '/api/v3/test/slow': ['get'],
+  '/api/v3/test/status/{code}': ['get'],
+  '/api/v3/test/upload': ['post'],
+  // Not in the catalog: an allowlist path is a route of its own.
+  '/api/v3/custom/{name}/report': ['get'],
+};
+
+describe('the /proxy route (design §3)', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  let upstream: FakeServarr;
+  let base: string;
+  let app: AppDto;
+  let proxy: ProxyConnectionDto;
+  let key: string;
+
+  const call = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer | string) =>
+    rawRequest(base, method, `/proxy/notifiarr${path}`, { 'x-api-key': key, ...headers }, body);
+  const echo = async (method: string, path: string, headers: Record<string, string> = {}) => {
+    const response = await call(method, path, headers);
+    expect(response.status).toBe(200);
+    return response.json<EchoResponse>();
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ OPENAPI_SOURCES: 'none', UPSTREAM_TIMEOUT_MS: '700', PROXY_NAME: 'arrbiter-test' });
+    admin = await t.admin();
+    base = await t.listen();
+    upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
+    const service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+    app = (
+      await admin
+        .post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true })
+        .expect(201)
+    ).body as AppDto;
+    proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    key = proxy.key;
+    await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: OVERRIDES, active: true }).expect(200);
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await t.close();
+  });
+
+  describe('route resolution and the allowlist', () => {
+    it('GET /api/v3/movie/{id} allows /api/v3/movie/42 but not /api/v3/movie/lookup', async () => {
+      expect((await call('GET', '/api/v3/movie/42')).status).toBe(200);
+      const refused = await call('GET', '/api/v3/movie/lookup?term=x');
+      expect(refused.status).toBe(403);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(refused.json<ProblemDetails>()).toMatchObject({ type: 'about:blank', title: 'Forbidden', status: 403 });
+    });
+
+    it('DELETE /api/v3/movie/{id} does not allow DELETE /api/v3/movie/editor', async () => {
+      expect((await call('DELETE', '/api/v3/movie/42')).status).toBe(200);
+      expect((await call('DELETE', '/api/v3/movie/editor')).status).toBe(403);
+    });
+
+    it('an integer-typed {id} refuses abc', async () => {
+      expect((await call('GET', '/api/v3/movie/abc')).status).toBe(403);
+    });
+
+    it('GET does not grant HEAD', async () => {
+      expect((await call('HEAD', '/api/v3/movie/42')).status).toBe(403);
+      expect((await call('OPTIONS', '/api/v3/movie/42')).status).toBe(403);
+    });
+
+    it('matches case-insensitively and forwards the original case', async () => {
+      const body = await echo('GET', '/API/V3/Movie/7');
+      expect(body.path).toBe('/API/V3/Movie/7');
+    });
+
+    it('resolves allowlist paths that the catalog does not know', async () => {
+      expect((await call('GET', '/api/v3/custom/weekly/report')).status).toBe(200);
+      expect((await call('GET', '/api/v3/custom/weekly/other')).status).toBe(403);
+    });
+
+    it('refuses paths that resolve to no route, and the empty path', async () => {
+      expect((await call('GET', '/api/v3/unknown')).status).toBe(403);
+      expect((await call('GET', '')).status).toBe(403);
+      expect((await call('GET', '/')).status).toBe(403);
+    });
+  });
+
+  describe('canonical paths', () => {
+    it.each([
+      '/api/v3/movie/../config/host',
+      '/api/v3/movie/%2e%2e/config/host',
+      '/api/v3/movie/%2E%2E/config/host',
+      '/api/v3/movie/.%2e/config/host',
+      '/api/v3/./movie/42',
+      '/api/v3/movie%2f42',
+      '/api/v3/movie%2F..%2Fconfig%2Fhost',
+      '/api/v3/movie%5c42',
+      '/api/v3/movie\\42',
+      '/api/v3/movie/42;x=1',
+      '/api/v3/movie/42%00',
+      '/api/v3/movie/42%0d%0a',
+      '/api/v3/movie/%zz',
+    ])('refuses %s with 400 and forwards nothing', async (path) => {
+      const before = upstream.requests.length;
+      const response = await call('GET', path);
+      expect(response.status).toBe(400);
+      expect(response.json<ProblemDetails>()).toMatchObject({ status: 400, title: 'Bad Request' });
+      expect(upstream.requests.length).toBe(before);
+    });
+
+    it('collapses doubled slashes, drops a trailing one, decodes unreserved escapes: what was checked is forwarded', async () => {
+      expect((await echo('GET', '//api//v3///movie//42/')).path).toBe('/api/v3/movie/42');
+      expect((await echo('GET', '/api/v3/%6Dovie/%34%32')).path).toBe('/api/v3/movie/42');
+    });
+
+    it('joins the URL base exactly once', async () => {
+      const body = await echo('GET', '/api/v3/movie/42');
+      expect(body.url).toBe('/radarr/api/v3/movie/42');
+      // A client that adds the URL base itself asks for a path the upstream does not have.
+      expect((await call('GET', '/radarr/api/v3/movie/42')).status).toBe(403);
+    });
+  });
+
+  describe('query strings and forwarding', () => {
+    it('keeps repeated and dotted parameters and strips every apikey in any case', async () => {
+      const body = await echo(
+        'GET',
+        `/api/v3/movie?sort.key=title&ids=1&ids=2&apikey=${key}&ApiKey=x&APIKEY=y&%61pikey=z&empty=&flag`,
+      );
+      expect(body.query).toBe('sort.key=title&ids=1&ids=2&empty=&flag');
+    });
+
+    it("swaps in the upstream's key and drops the client's credentials", async () => {
+      const body = await echo('GET', '/api/v3/movie/1', {
+        authorization: 'Bearer client-token',
+        cookie: 'session=client',
+        'user-agent': 'LunaSea/10.2',
+        via: '1.0 front',
+        'x-forwarded-for': '203.0.113.9',
+        connection: 'keep-alive, x-hop',
+        'x-hop': 'must not pass',
+        'x-custom': 'kept',
+      });
+      expect(body.headers['x-api-key']).toBe(upstream.options.apiKey);
+      expect(body.headers.authorization).toBeUndefined();
+      expect(body.headers.cookie).toBeUndefined();
+      expect(body.headers['x-hop']).toBeUndefined();
+      expect(body.headers['user-agent']).toBe('LunaSea/10.2');
+      expect(body.headers['x-custom']).toBe('kept');
+      expect(body.headers.host).toBe(`127.0.0.1:${upstream.port}`);
+      expect(body.headers.via).toBe('1.0 front, 1.1 arrbiter-test');
+      expect(body.headers['x-forwarded-for']).toBe('203.0.113.9, 127.0.0.1');
+      expect(body.headers['x-forwarded-proto']).toBe('http');
+      expect(body.headers['x-forwarded-host']).toBe(new URL(base).host);
+    });
+
+    it('streams request bodies to the upstream unchanged', async () => {
+      const payload = randomBytes(3 * 1024 * 1024);
+      const response = await call(
+        'POST',
+        '/api/v3/test/upload',
+        { 'content-type': 'application/octet-stream' },
+        payload,
+      );
+      expect(response.status).toBe(200);
+      expect(response.json<EchoResponse>().body).toEqual({
+        length: payload.length,
+        sha256: createHash('sha256').update(payload).digest('hex'),
+      });
+    });
+
+    it("passes the upstream's status, headers and body through unchanged", async () => {
+      for (const status of [500, 403, 401, 404, 201]) {
+        const response = await call('GET', `/api/v3/test/status/${status}`);
+        expect(response.status).toBe(status);
+        expect(response.headers['x-upstream']).toBe('fake-servarr');
+        expect(response.json()).toEqual({ message: `status ${status} from upstream` });
+      }
+    });
+  });
+
+  describe('credentials', () => {
+    let unauthorizedBody: string;
+
+    it('answers 401 with one body for every credential failure', async () => {
+      const bodies = new Set<string>();
+      const cases = [
+        () => rawRequest(base, 'GET', '/proxy/notifiarr/api/v3/movie/1'),
+        () => call('GET', '/api/v3/movie/1', { 'x-api-key': '0'.repeat(32) }),
+        () => call('GET', '/api/v3/movie/1', { 'x-api-key': 'not-a-key' }),
+        () => rawRequest(base, 'GET', '/proxy/nobody/api/v3/movie/1', { 'x-api-key': key }),
+        () => rawRequest(base, 'GET', '/proxy/NOTIFIARR/api/v3/movie/1', { 'x-api-key': key }),
+        () => call('GET', '/api/v3/movie/1', { 'x-api-key': upstream.options.apiKey }),
+        () => rawRequest(base, 'GET', `/proxy/notifiarr/api/v3/movie/1?apikey=${upstream.options.apiKey}`),
+        () => call('GET', '/api/v3/movie/1', { 'x-api-key': key.toUpperCase() }),
+      ];
+      for (const attempt of cases) {
+        const response = await attempt();
+        expect(response.status).toBe(401);
+        bodies.add(response.text);
+      }
+      expect(bodies.size).toBe(1);
+      unauthorizedBody = [...bodies][0];
+      expect(JSON.parse(unauthorizedBody)).toMatchObject({ type: 'about:blank', title: 'Unauthorized', status: 401 });
+    });
+
+    it('takes the key from the apikey query parameter in any case; the header wins when both are present', async () => {
+      expect((await rawRequest(base, 'GET', `/proxy/notifiarr/api/v3/movie/1?ApiKey=${key}`)).status).toBe(200);
+      expect((await call('GET', `/api/v3/movie/1?apikey=${'0'.repeat(32)}`)).status).toBe(200);
+      const wrongHeader = await rawRequest(base, 'GET', `/proxy/notifiarr/api/v3/movie/1?apikey=${key}`, {
+        'x-api-key': '0'.repeat(32),
+      });
+      expect(wrongHeader.status).toBe(401);
+    });
+
+    it('refuses an inactive proxy and an inactive app with the same 401, at once', async () => {
+      await admin.patch(`/api/admin/v1/proxies/${proxy.id}`, { active: false }).expect(200);
+      const inactiveProxy = await call('GET', '/api/v3/movie/1');
+      await admin.patch(`/api/admin/v1/proxies/${proxy.id}`, { active: true }).expect(200);
+      await admin.patch(`/api/admin/v1/apps/${app.id}`, { active: false }).expect(200);
+      const inactiveApp = await call('GET', '/api/v3/movie/1');
+      await admin.patch(`/api/admin/v1/apps/${app.id}`, { active: true }).expect(200);
+      expect([inactiveProxy.status, inactiveApp.status]).toEqual([401, 401]);
+      expect([inactiveProxy.text, inactiveApp.text]).toEqual([unauthorizedBody, unauthorizedBody]);
+      expect((await call('GET', '/api/v3/movie/1')).status).toBe(200);
+    });
+
+    it('enforces an allowlist change and a key rotation on the very next request', async () => {
+      await admin
+        .put(`/api/admin/v1/proxies/${proxy.id}/config`, {
+          overrides: { ...OVERRIDES, '/api/v3/calendar': [] },
+          active: true,
+        })
+        .expect(200);
+      expect((await call('GET', '/api/v3/calendar')).status).toBe(403);
+      await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: OVERRIDES, active: true }).expect(200);
+      expect((await call('GET', '/api/v3/calendar')).status).toBe(200);
+
+      const old = key;
+      key = ((await admin.post(`/api/admin/v1/proxies/${proxy.id}/rotate-key`).expect(200)).body as { key: string })
+        .key;
+      expect((await call('GET', '/api/v3/calendar', { 'x-api-key': old })).status).toBe(401);
+      expect((await call('GET', '/api/v3/calendar')).status).toBe(200);
+    });
+
+    it('refuses a WebSocket upgrade that fails the checks', async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const url = new URL(base);
+        const req = httpRequest({
+          host: url.hostname,
+          port: url.port,
+          path: '/proxy/notifiarr/signalr/messages',
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': randomBytes(16).toString('base64'),
+          },
+        });
+        req.on('response', (res) => resolve(res.statusCode ?? 0));
+        req.on('upgrade', () => reject(new Error('upgraded')));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(401);
+    });
+  });
+
+  describe('upstream failures', () => {
+    it('answers 504 when the upstream is too slow', async () => {
+      const response = await call('GET', '/api/v3/test/slow?ms=3000');
+      expect(response.status).toBe(504);
+      expect(response.json<ProblemDetails>()).toMatchObject({ status: 504, title: 'Gateway Timeout' });
+    });
+  });
+
+  describe('hot path', () => {
+    it('makes no database query for allowed requests', async () => {
+      await t.app.get(WarningRecorder).flush();
+      const counter = t.app.get(DatabaseLogger);
+      const before = counter.queryCount;
+      for (let i = 0; i < 25; i += 1) expect((await call('GET', `/api/v3/movie/${i}`)).status).toBe(200);
+      expect(counter.queryCount).toBe(before);
+    });
+  });
+
+  describe('access warnings', () => {
+    it('records every 403 asynchronously, aggregated per route, with the resolved route or the path', async () => {
+      await call('GET', '/api/v3/movie/lookup?term=a');
+      await call('GET', '/api/v3/movie/lookup?term=b');
+      await call('GET', '/api/v3/nowhere/at/all');
+      await t.app.get(WarningRecorder).flush();
+      const page = (await admin.get(`/api/admin/v1/warnings?proxyId=${proxy.id}&status=open&limit=100`).expect(200))
+        .body as Page<WarningDto>;
+      const lookup = page.items.find((w) => w.route === '/api/v3/movie/lookup' && w.method === 'get');
+      expect(lookup).toMatchObject({ appId: app.id, path: '/api/v3/movie/lookup', status: 'open' });
+      expect(lookup?.count).toBeGreaterThanOrEqual(3);
+      expect(page.items.find((w) => w.path === '/api/v3/nowhere/at/all')).toMatchObject({ route: null, count: 1 });
+      expect(page.items.find((w) => w.method === 'head')).toMatchObject({ route: '/api/v3/movie/{id}' });
+      expect(JSON.stringify(page)).not.toContain('term=');
+    });
+
+    it('pages with a cursor and filters by app and status', async () => {
+      const first = (await admin.get(`/api/admin/v1/warnings?appId=${app.id}&limit=2`).expect(200))
+        .body as Page<WarningDto>;
+      expect(first.items).toHaveLength(2);
+      expect(first.nextCursor).toEqual(expect.any(String));
+      const second = (
+        await admin.get(`/api/admin/v1/warnings?appId=${app.id}&limit=2&cursor=${first.nextCursor}`).expect(200)
+      ).body as Page<WarningDto>;
+      expect(second.items[0].id).not.toBe(first.items[0].id);
+      expect(
+        ((await admin.get('/api/admin/v1/warnings?status=dismissed').expect(200)).body as Page<WarningDto>).items,
+      ).toEqual([]);
+      await admin.get('/api/admin/v1/warnings?status=nope').expect(400);
+      await admin.get('/api/admin/v1/warnings?cursor=garbage').expect(400);
+    });
+  });
+
+  it('never logs a proxy key or the upstream key', () => {
+    const logs = t.logs.join('');
+    expect(logs).toContain('"outcome":"forwarded"');
+    expect(logs).not.toContain(key);
+    expect(logs).not.toContain(upstream.options.apiKey);
+  });
+});
+
+describe('the /proxy route with the upstream down', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ OPENAPI_SOURCES: 'none' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 502 when the upstream cannot be reached', async () => {
+    const admin = await t.admin();
+    const base = await t.listen();
+    const upstream = await FakeServarr.start();
+    const service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+    const app = (
+      await admin.post('/api/admin/v1/apps', { name: 'A', slug: 'a', templateId: null, active: true }).expect(201)
+    ).body as AppDto;
+    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    await admin
+      .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: { '/api/v3/movie': ['get'] }, active: true })
+      .expect(200);
+    expect((await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', { 'x-api-key': proxy.key })).status).toBe(200);
+    await upstream.stop();
+    const response = await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', { 'x-api-key': proxy.key });
+    expect(response.status).toBe(502);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json<ProblemDetails>()).toMatchObject({ status: 502, title: 'Bad Gateway' });
+  });
+});
