@@ -83,4 +83,11 @@ describe('streaming and shutdown of the production server', () => {
     expect(await exited).toBe(0);
     expect(server.output()).toContain('Shut down cleanly');
   });
+
+  it('never printed the upstream key or a proxy key in its log', () => {
+    const log = server.output();
+    expect(log).toContain('request completed');
+    expect(log).not.toContain(upstream.options.apiKey);
+    expect(log).not.toContain(proxy.key);
+  });
 });

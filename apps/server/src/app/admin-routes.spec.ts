@@ -9,12 +9,17 @@ interface Route {
   path: string;
 }
 
-/** Routes that are public on purpose; everything else must need an admin session. */
+/**
+ * Routes that are public on purpose; everything else must need an admin session. The proxy route is
+ * public to admin sessions: proxy keys are its credential (its own guard, tested in proxy.spec.ts).
+ */
 const PUBLIC_ROUTES = new Set([
   'POST /api/auth/sign-in',
   'POST /api/auth/sign-out',
   'GET /health',
   'GET /health/ready',
+  'ALL /proxy/:appSlug',
+  'ALL /proxy/:appSlug/*path',
 ]);
 
 function join(...parts: string[]): string {
@@ -64,7 +69,24 @@ describe('default-deny on admin routes', () => {
 
   it('finds the routes it must check', () => {
     const routes = registeredRoutes(t).map((r) => `${r.method} ${r.path}`);
-    expect(routes).toEqual(expect.arrayContaining(['GET /api/auth/session', ...PUBLIC_ROUTES]));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /api/auth/session',
+        'GET /api/admin/v1/services',
+        'POST /api/admin/v1/apps/:appId/proxies',
+        'PUT /api/admin/v1/proxies/:id/config',
+        'GET /api/admin/v1/warnings',
+        'PUT /api/admin/v1/openapi/:serviceType/:apiVersion',
+        ...PUBLIC_ROUTES,
+      ]),
+    );
+  });
+
+  it('keeps every admin route under /api/admin/v1 or /api/auth', () => {
+    const stray = registeredRoutes(t)
+      .map((r) => r.path)
+      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|health|proxy)(\/|$)/.test(path));
+    expect(stray).toEqual([]);
   });
 
   it('refuses every non-public route without a session (401), even with a valid Origin', async () => {
