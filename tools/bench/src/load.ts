@@ -1,0 +1,64 @@
+import autocannon from 'autocannon';
+import type { SeededApp } from './seed';
+
+export type Mix = 'allowed' | 'denied' | 'mixed';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Responses whose status was not what the mix expects (2xx allowed, 403 denied). */
+  unexpected: number;
+  errors: number;
+  total: number;
+}
+
+/** The request mix: allowed reads by id, allowed list calls, denied calls (a secrets endpoint). */
+function pathFor(mix: Mix, app: SeededApp, n: number): { path: string; denied: boolean } {
+  const kind = mix === 'mixed' ? n % 3 : mix === 'denied' ? 2 : n % 2;
+  if (kind === 0) return { path: `/proxy/${app.slug}/api/v3/movie/${(n % 5000) + 1}`, denied: false };
+  if (kind === 1) return { path: `/proxy/${app.slug}/api/v3/movie`, denied: false };
+  return { path: `/proxy/${app.slug}/api/v3/config/host`, denied: true };
+}
+
+/** Drives `url` with autocannon: every request picks another app (so lookups span the whole state). */
+export async function drive(url: string, apps: SeededApp[], mix: Mix, connections: number, durationSeconds: number): Promise<LoadResult> {
+  let n = 0;
+  let unexpected = 0;
+  const instance = autocannon({
+    url,
+    connections,
+    duration: durationSeconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          n += 1;
+          const app = apps[(n * 7919) % apps.length];
+          const { path } = pathFor(mix, app, n);
+          const headers = { ...(request.headers ?? {}), 'x-api-key': app.key };
+          return { ...request, path, headers, method: 'GET' };
+        },
+      },
+    ],
+  });
+  let expectedDenied = 0;
+  instance.on('response', (_client: unknown, statusCode: number) => {
+    const denied = statusCode === 403;
+    if (denied) expectedDenied += 1;
+    if (statusCode >= 500 || statusCode === 401 || statusCode === 400) unexpected += 1;
+  });
+  const result = await instance;
+  const total = result.requests.total;
+  if (mix === 'allowed' && expectedDenied > 0) unexpected += expectedDenied;
+  if (mix === 'denied' && expectedDenied !== total) unexpected += total - expectedDenied;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    unexpected,
+    errors: result.errors + result.timeouts,
+    total,
+  };
+}

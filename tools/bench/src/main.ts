@@ -1,0 +1,272 @@
+/**
+ * The benchmark (`npm run bench`, `npm run bench -- --smoke` for CI): Arrbiter's production build
+ * against a bare http-proxy-middleware passthrough (the Node.js ceiling), on loopback, with a
+ * realistic state; then the scenarios of issue 4. Prints one table and the scenarios' results.
+ * Exits non-zero only when it cannot run.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { drive, LoadResult, Mix } from './load';
+import { Child, freePort, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
+import { seed, SeededApp } from './seed';
+
+const { values: args } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    apps: { type: 'string' },
+    'startup-proxies': { type: 'string' },
+  },
+});
+const SMOKE = args.smoke;
+const DURATION = Number(args.duration ?? (SMOKE ? 1 : 5));
+const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 2));
+const APPS = Number(args.apps ?? (SMOKE ? 100 : 1000));
+const STARTUP_PROXIES = Number(args['startup-proxies'] ?? (SMOKE ? 500 : 10_000));
+const SECRET_KEY = randomBytes(32).toString('hex');
+const ADMIN = { ADMIN_USERNAME: 'bench', ADMIN_PASSWORD: 'benchmark passphrase' };
+const MB = 1024 * 1024;
+
+interface Target {
+  name: string;
+  child: Child;
+  apps: SeededApp[];
+  startupMs?: number;
+  cleanup: () => Promise<void>;
+}
+
+interface Row {
+  target: string;
+  mix: Mix;
+  connections: number;
+  results: LoadResult[];
+}
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `arrbiter_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    url: dbUrl.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function arrbiterTarget(name: string, upstream: Child, upstreamKey: string, count: number, databaseUrl?: string): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-'));
+  const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
+  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, SECRET_KEY, OPENAPI_SOURCES: 'none', ...ADMIN, ...(database ? { DATABASE_URL: database.url } : {}) };
+  const seeded = await seed(env, upstream.url, upstreamKey, count);
+  const { child, startupMs } = await startArrbiter(name, env);
+  return {
+    name,
+    child,
+    apps: seeded.apps,
+    startupMs,
+    cleanup: async () => {
+      await child.stop();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function signIn(target: Target): Promise<(method: string, path: string, body?: unknown) => Promise<Response>> {
+  const origin = target.child.url;
+  const response = await fetch(`${origin}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ username: ADMIN.ADMIN_USERNAME, password: ADMIN.ADMIN_PASSWORD }),
+  });
+  const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0];
+  return (method, path, body) =>
+    fetch(`${origin}${path}`, { method, headers: { cookie, origin, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** Streams `bytes` through the target and reports its peak resident-memory growth. */
+async function streamScenario(target: Target, bytes: number): Promise<{ seconds: number; growthMb: number }> {
+  const app = target.apps[0];
+  const before = target.child.rss();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, target.child.rss())), 20);
+  const started = performance.now();
+  const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/test/stream?bytes=${bytes}`, { headers: { 'x-api-key': app.key } });
+  let received = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.length;
+  clearInterval(sampler);
+  if (received !== bytes) throw new Error(`streamed ${received} of ${bytes} bytes`);
+  return { seconds: (performance.now() - started) / 1000, growthMb: (peak - before) / MB };
+}
+
+/** Allowed traffic alone, then with a flood of denied requests beside it. */
+async function floodScenario(target: Target): Promise<{ alone: number; withFlood: number; deniedSent: number; warningRows: number; warningCount: number }> {
+  const alone = await drive(target.child.url, target.apps, 'allowed', 16, DURATION);
+  const [withFlood, flood] = await Promise.all([
+    drive(target.child.url, target.apps, 'allowed', 16, DURATION),
+    drive(target.child.url, target.apps, 'denied', 16, DURATION),
+  ]);
+  // Warnings are written behind, at most a second later.
+  await new Promise((r) => setTimeout(r, 1500));
+  const admin = await signIn(target);
+  let rows = 0;
+  let count = 0;
+  let cursor: string | null = null;
+  do {
+    const page = (await (await admin('GET', `/api/admin/v1/warnings?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).json()) as {
+      items: { count: number; path: string }[];
+      nextCursor: string | null;
+    };
+    for (const item of page.items) {
+      if (item.path === '/api/v3/config/host') {
+        rows += 1;
+        count += item.count;
+      }
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { alone: alone.requestsPerSecond, withFlood: withFlood.requestsPerSecond, deniedSent: flood.total, warningRows: rows, warningCount: count };
+}
+
+/** Time from an admin save to the first request that sees it. */
+async function propagationScenario(target: Target): Promise<number[]> {
+  const admin = await signIn(target);
+  const app = target.apps[1];
+  const proxies = (await (await admin('GET', `/api/admin/v1/apps`)).json()) as { id: string; slug: string }[];
+  const appId = proxies.find((a) => a.slug === app.slug)?.id;
+  const [proxy] = (await (await admin('GET', `/api/admin/v1/apps/${appId}/proxies`)).json()) as { id: string }[];
+  const allowlist = (await (await admin('GET', `/api/admin/v1/proxies/${proxy.id}/allowlist`)).json()) as { overrides: Record<string, string[]> };
+  const times: number[] = [];
+  for (let i = 0; i < (SMOKE ? 2 : 6); i += 1) {
+    const deny = i % 2 === 0;
+    const overrides = { ...allowlist.overrides, '/api/v3/movie': deny ? [] : ['get'] };
+    const started = performance.now();
+    const save = admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true });
+    for (;;) {
+      const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/movie`, { headers: { 'x-api-key': app.key } });
+      await response.body?.cancel();
+      if ((response.status === 403) === deny) break;
+    }
+    times.push(performance.now() - started);
+    await save;
+  }
+  return times;
+}
+
+function table(rows: Row[], passthrough: Map<string, number>): string {
+  const lines = [
+    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | unexpected |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    const rps = median(row.results.map((r) => r.requestsPerSecond));
+    const base = passthrough.get(`${row.connections}`);
+    const ratio = row.target === 'passthrough' || base === undefined ? '' : (rps / base).toFixed(2);
+    const unexpected = row.results.reduce((sum, r) => sum + r.unexpected + r.errors, 0);
+    lines.push(
+      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${unexpected} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(SERVER_MAIN)) throw new Error('No production build: run `npm run build` first');
+  const upstreamKey = randomBytes(16).toString('hex');
+  const upstreamPort = await freePort();
+  const passthroughPort = await freePort();
+  log(`Starting upstream, passthrough and Arrbiter (${APPS} apps)…`);
+  const upstream = await startScript('upstream', 'upstream.ts', [String(upstreamPort), upstreamKey], `http://127.0.0.1:${upstreamPort}/ping`);
+  const passthrough = await startScript('passthrough', 'passthrough.ts', [String(passthroughPort), upstream.url], `http://127.0.0.1:${passthroughPort}/ping`);
+  const targets: Target[] = [await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS)];
+  if (process.env['DATABASE_URL']) targets.push(await arrbiterTarget('arrbiter (postgres)', upstream, upstreamKey, APPS, process.env['DATABASE_URL']));
+  const apps = targets[0].apps;
+  const scenarios: string[] = [];
+  try {
+    const rows = new Map<string, Row>();
+    const record = (target: string, mix: Mix, connections: number, result: LoadResult) => {
+      const key = `${target}|${mix}|${connections}`;
+      if (!rows.has(key)) rows.set(key, { target, mix, connections, results: [] });
+      rows.get(key)?.results.push(result);
+    };
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const connections of [1, 32]) {
+        log(`Round ${round}, ${connections} connection(s)…`);
+        record('passthrough', 'allowed', connections, await drive(passthrough.url, apps, 'allowed', connections, DURATION));
+        for (const target of targets) {
+          for (const mix of ['allowed', 'denied', 'mixed'] as const) record(target.name, mix, connections, await drive(target.child.url, target.apps, mix, connections, DURATION));
+        }
+      }
+    }
+    const passthroughRps = new Map<string, number>();
+    for (const row of rows.values()) {
+      if (row.target === 'passthrough') passthroughRps.set(`${row.connections}`, median(row.results.map((r) => r.requestsPerSecond)));
+    }
+    const memory = [passthrough, ...targets.map((t) => t.child)].map((c) => `${c.name}: ${Math.round(c.rss() / MB)} MB`).join(', ');
+
+    log('Scenarios…');
+    const main = targets[0];
+    const stream = await streamScenario(main, SMOKE ? 64 * MB : 1024 * MB);
+    scenarios.push(`- Streaming ${SMOKE ? '64 MB' : '1 GB'}: ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB.`);
+    const flood = await floodScenario(main);
+    scenarios.push(
+      `- Denied flood: allowed traffic at 16 connections did ${Math.round(flood.alone)} req/s alone and ${Math.round(flood.withFlood)} req/s beside 16 connections of denied requests (${((1 - flood.withFlood / flood.alone) * 100).toFixed(1)} % slower; both share the CPU); ${flood.deniedSent} denied requests became ${flood.warningRows} warning rows with a total count of ${flood.warningCount}.`,
+    );
+    const propagation = await propagationScenario(main);
+    scenarios.push(`- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation).toFixed(1)} ms (max ${Math.max(...propagation).toFixed(1)} ms).`);
+    scenarios.push(...targets.map((t) => `- Start-up of ${t.name} with ${APPS} proxies: ${Math.round(t.startupMs ?? 0)} ms to /health.`));
+    for (const target of targets) await target.cleanup();
+    targets.length = 0;
+
+    const big = await arrbiterTarget(`arrbiter (embedded, ${STARTUP_PROXIES} proxies)`, upstream, upstreamKey, STARTUP_PROXIES);
+    targets.push(big);
+    const bigLoad = await drive(big.child.url, big.apps, 'allowed', 32, DURATION);
+    const bigPropagation = await propagationScenario(big);
+    scenarios.push(
+      `- Start-up with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(big.startupMs ?? 0)} ms to /health; allowed reads at 32 connections: ${Math.round(bigLoad.requestsPerSecond)} req/s; change propagation median ${median(bigPropagation).toFixed(1)} ms; resident memory ${Math.round(big.child.rss() / MB)} MB.`,
+    );
+
+    const report = [
+      `Arrbiter benchmark — ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 1024 / MB)} GB, Node ${process.version}`,
+      `${ROUNDS} round(s) of ${DURATION} s per cell, medians; ${APPS} apps with one proxy each (${SMOKE ? 'smoke run' : 'full run'}).`,
+      '',
+      table([...rows.values()], passthroughRps),
+      '',
+      `Resident memory after the runs: ${memory}.`,
+      '',
+      ...scenarios,
+    ].join('\n');
+    console.log(report);
+    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
+    writeFileSync(join(ROOT, 'artifacts', SMOKE ? 'bench-smoke.md' : 'bench.md'), `${report}\n`);
+  } finally {
+    for (const target of targets) await target.cleanup();
+    await passthrough.stop();
+    await upstream.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`The benchmark could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

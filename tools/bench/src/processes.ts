@@ -1,0 +1,79 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '../../..');
+export const SERVER_MAIN = resolve(ROOT, 'dist/apps/server/main.js');
+const TS_NODE = require.resolve('ts-node/dist/bin');
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Child {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  /** Resident memory now, in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, child: ChildProcess, name: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      await response.body?.cancel();
+      return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not start`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function wrap(name: string, url: string, child: ChildProcess): Child {
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    name,
+    url,
+    process: child,
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs one of the benchmark's own TypeScript scripts (upstream, passthrough) as a child process. */
+export async function startScript(name: string, script: string, args: string[], probe: string): Promise<Child> {
+  const child = spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitFor(probe, child, name);
+  return wrap(name, probe.replace(/\/[^/]*$/, ''), child);
+}
+
+/** Starts the production build of Arrbiter; resolves with the time until `/health` answered. */
+export async function startArrbiter(name: string, env: NodeJS.ProcessEnv): Promise<{ child: Child; startupMs: number }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitFor(`${url}/health`, child, name);
+  return { child: wrap(name, url, child), startupMs: performance.now() - started };
+}
