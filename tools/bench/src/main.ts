@@ -29,7 +29,11 @@ const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 2));
 const APPS = Number(args.apps ?? (SMOKE ? 100 : 1000));
 const STARTUP_PROXIES = Number(args['startup-proxies'] ?? (SMOKE ? 500 : 10_000));
 const SECRET_KEY = randomBytes(32).toString('hex');
-const ADMIN = { ADMIN_USERNAME: 'bench', ADMIN_PASSWORD: 'benchmark passphrase' };
+const ADMIN = {
+  ADMIN_USERNAME: 'bench',
+  ADMIN_PASSWORD: 'benchmark passphrase',
+  LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info',
+};
 const MB = 1024 * 1024;
 
 interface Target {
@@ -68,10 +72,22 @@ async function freshDatabase(url: string): Promise<{ url: string; drop: () => Pr
   };
 }
 
-async function arrbiterTarget(name: string, upstream: Child, upstreamKey: string, count: number, databaseUrl?: string): Promise<Target> {
+async function arrbiterTarget(
+  name: string,
+  upstream: Child,
+  upstreamKey: string,
+  count: number,
+  databaseUrl?: string,
+): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-'));
   const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
-  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, SECRET_KEY, OPENAPI_SOURCES: 'none', ...ADMIN, ...(database ? { DATABASE_URL: database.url } : {}) };
+  const env: NodeJS.ProcessEnv = {
+    DATA_DIR: dataDir,
+    SECRET_KEY,
+    OPENAPI_SOURCES: 'none',
+    ...ADMIN,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
   const seeded = await seed(env, upstream.url, upstreamKey, count);
   const { child, startupMs } = await startArrbiter(name, env);
   return {
@@ -101,7 +117,11 @@ async function signIn(target: Target): Promise<(method: string, path: string, bo
   });
   const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0];
   return (method, path, body) =>
-    fetch(`${origin}${path}`, { method, headers: { cookie, origin, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${origin}${path}`, {
+      method,
+      headers: { cookie, origin, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 }
 
 /** Streams `bytes` through the target and reports its peak resident-memory growth. */
@@ -111,7 +131,9 @@ async function streamScenario(target: Target, bytes: number): Promise<{ seconds:
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, target.child.rss())), 20);
   const started = performance.now();
-  const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/test/stream?bytes=${bytes}`, { headers: { 'x-api-key': app.key } });
+  const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/test/stream?bytes=${bytes}`, {
+    headers: { 'x-api-key': app.key },
+  });
   let received = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.length;
   clearInterval(sampler);
@@ -119,33 +141,58 @@ async function streamScenario(target: Target, bytes: number): Promise<{ seconds:
   return { seconds: (performance.now() - started) / 1000, growthMb: (peak - before) / MB };
 }
 
-/** Allowed traffic alone, then with a flood of denied requests beside it. */
-async function floodScenario(target: Target): Promise<{ alone: number; withFlood: number; deniedSent: number; warningRows: number; warningCount: number }> {
-  const alone = await drive(target.child.url, target.apps, 'allowed', 16, DURATION);
-  const [withFlood, flood] = await Promise.all([
-    drive(target.child.url, target.apps, 'allowed', 16, DURATION),
-    drive(target.child.url, target.apps, 'denied', 16, DURATION),
-  ]);
-  // Warnings are written behind, at most a second later.
-  await new Promise((r) => setTimeout(r, 1500));
+async function warningTotals(target: Target): Promise<{ rows: number; count: number }> {
   const admin = await signIn(target);
   let rows = 0;
   let count = 0;
   let cursor: string | null = null;
   do {
-    const page = (await (await admin('GET', `/api/admin/v1/warnings?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).json()) as {
-      items: { count: number; path: string }[];
-      nextCursor: string | null;
-    };
-    for (const item of page.items) {
-      if (item.path === '/api/v3/config/host') {
-        rows += 1;
-        count += item.count;
-      }
-    }
+    const response = await admin('GET', `/api/admin/v1/warnings?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+    const page = (await response.json()) as { items: { count: number }[]; nextCursor: string | null };
+    rows += page.items.length;
+    count += page.items.reduce((sum, item) => sum + item.count, 0);
     cursor = page.nextCursor;
   } while (cursor);
-  return { alone: alone.requestsPerSecond, withFlood: withFlood.requestsPerSecond, deniedSent: flood.total, warningRows: rows, warningCount: count };
+  return { rows, count };
+}
+
+interface FloodResult {
+  saturated: { alone: LoadResult; withFlood: LoadResult };
+  paced: { rate: number; alone: LoadResult; withFlood: LoadResult };
+  deniedSent: number;
+  warningRows: number;
+  warningCount: number;
+}
+
+/**
+ * Allowed traffic alone, then beside a flood of denied requests: once with both unbounded (they
+ * share the machine's two cores with the load generator and the upstream), once with allowed traffic
+ * at a steady 40 % of capacity and the flood at the same rate.
+ */
+async function floodScenario(target: Target): Promise<FloodResult> {
+  const url = target.child.url;
+  const before = await warningTotals(target);
+  const alone = await drive(url, target.apps, 'allowed', 16, DURATION);
+  const [withFlood, flood] = await Promise.all([
+    drive(url, target.apps, 'allowed', 16, DURATION),
+    drive(url, target.apps, 'denied', 16, DURATION),
+  ]);
+  const rate = Math.max(50, Math.round(alone.requestsPerSecond * 0.4));
+  const pacedAlone = await drive(url, target.apps, 'allowed', 16, DURATION, rate);
+  const [pacedWithFlood, pacedFlood] = await Promise.all([
+    drive(url, target.apps, 'allowed', 16, DURATION, rate),
+    drive(url, target.apps, 'denied', 16, DURATION, rate),
+  ]);
+  // Warnings are written behind, within about a second.
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = await warningTotals(target);
+  return {
+    saturated: { alone, withFlood },
+    paced: { rate, alone: pacedAlone, withFlood: pacedWithFlood },
+    deniedSent: flood.total + pacedFlood.total,
+    warningRows: after.rows - before.rows,
+    warningCount: after.count - before.count,
+  };
 }
 
 /** Time from an admin save to the first request that sees it. */
@@ -155,7 +202,9 @@ async function propagationScenario(target: Target): Promise<number[]> {
   const proxies = (await (await admin('GET', `/api/admin/v1/apps`)).json()) as { id: string; slug: string }[];
   const appId = proxies.find((a) => a.slug === app.slug)?.id;
   const [proxy] = (await (await admin('GET', `/api/admin/v1/apps/${appId}/proxies`)).json()) as { id: string }[];
-  const allowlist = (await (await admin('GET', `/api/admin/v1/proxies/${proxy.id}/allowlist`)).json()) as { overrides: Record<string, string[]> };
+  const allowlist = (await (await admin('GET', `/api/admin/v1/proxies/${proxy.id}/allowlist`)).json()) as {
+    overrides: Record<string, string[]>;
+  };
   const times: number[] = [];
   for (let i = 0; i < (SMOKE ? 2 : 6); i += 1) {
     const deny = i % 2 === 0;
@@ -163,7 +212,9 @@ async function propagationScenario(target: Target): Promise<number[]> {
     const started = performance.now();
     const save = admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true });
     for (;;) {
-      const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/movie`, { headers: { 'x-api-key': app.key } });
+      const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/movie`, {
+        headers: { 'x-api-key': app.key },
+      });
       await response.body?.cancel();
       if ((response.status === 403) === deny) break;
     }
@@ -196,10 +247,21 @@ async function main(): Promise<void> {
   const upstreamPort = await freePort();
   const passthroughPort = await freePort();
   log(`Starting upstream, passthrough and Arrbiter (${APPS} apps)…`);
-  const upstream = await startScript('upstream', 'upstream.ts', [String(upstreamPort), upstreamKey], `http://127.0.0.1:${upstreamPort}/ping`);
-  const passthrough = await startScript('passthrough', 'passthrough.ts', [String(passthroughPort), upstream.url], `http://127.0.0.1:${passthroughPort}/ping`);
+  const upstream = await startScript(
+    'upstream',
+    'upstream.ts',
+    [String(upstreamPort), upstreamKey],
+    `http://127.0.0.1:${upstreamPort}/ping`,
+  );
+  const passthrough = await startScript(
+    'passthrough',
+    'passthrough.ts',
+    [String(passthroughPort), upstream.url],
+    `http://127.0.0.1:${passthroughPort}/ping`,
+  );
   const targets: Target[] = [await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS)];
-  if (process.env['DATABASE_URL']) targets.push(await arrbiterTarget('arrbiter (postgres)', upstream, upstreamKey, APPS, process.env['DATABASE_URL']));
+  if (process.env['DATABASE_URL'])
+    targets.push(await arrbiterTarget('arrbiter (postgres)', upstream, upstreamKey, APPS, process.env['DATABASE_URL']));
   const apps = targets[0].apps;
   const scenarios: string[] = [];
   try {
@@ -212,33 +274,64 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const connections of [1, 32]) {
         log(`Round ${round}, ${connections} connection(s)…`);
-        record('passthrough', 'allowed', connections, await drive(passthrough.url, apps, 'allowed', connections, DURATION));
+        record(
+          'passthrough',
+          'allowed',
+          connections,
+          await drive(passthrough.url, apps, 'allowed', connections, DURATION),
+        );
         for (const target of targets) {
-          for (const mix of ['allowed', 'denied', 'mixed'] as const) record(target.name, mix, connections, await drive(target.child.url, target.apps, mix, connections, DURATION));
+          for (const mix of ['allowed', 'denied', 'mixed'] as const)
+            record(
+              target.name,
+              mix,
+              connections,
+              await drive(target.child.url, target.apps, mix, connections, DURATION),
+            );
         }
       }
     }
     const passthroughRps = new Map<string, number>();
     for (const row of rows.values()) {
-      if (row.target === 'passthrough') passthroughRps.set(`${row.connections}`, median(row.results.map((r) => r.requestsPerSecond)));
+      if (row.target === 'passthrough')
+        passthroughRps.set(`${row.connections}`, median(row.results.map((r) => r.requestsPerSecond)));
     }
-    const memory = [passthrough, ...targets.map((t) => t.child)].map((c) => `${c.name}: ${Math.round(c.rss() / MB)} MB`).join(', ');
+    const memory = [passthrough, ...targets.map((t) => t.child)]
+      .map((c) => `${c.name}: ${Math.round(c.rss() / MB)} MB`)
+      .join(', ');
 
     log('Scenarios…');
     const main = targets[0];
     const stream = await streamScenario(main, SMOKE ? 64 * MB : 1024 * MB);
-    scenarios.push(`- Streaming ${SMOKE ? '64 MB' : '1 GB'}: ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB.`);
-    const flood = await floodScenario(main);
     scenarios.push(
-      `- Denied flood: allowed traffic at 16 connections did ${Math.round(flood.alone)} req/s alone and ${Math.round(flood.withFlood)} req/s beside 16 connections of denied requests (${((1 - flood.withFlood / flood.alone) * 100).toFixed(1)} % slower; both share the CPU); ${flood.deniedSent} denied requests became ${flood.warningRows} warning rows with a total count of ${flood.warningCount}.`,
+      `- Streaming ${SMOKE ? '64 MB' : '1 GB'}: ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB.`,
+    );
+    const flood = await floodScenario(main);
+    const fewer = (a: LoadResult, b: LoadResult) =>
+      `${((1 - b.requestsPerSecond / a.requestsPerSecond) * 100).toFixed(1)} %`;
+    scenarios.push(
+      `- Denied flood, unbounded: allowed reads at 16 connections did ${Math.round(flood.saturated.alone.requestsPerSecond)} req/s alone and ${Math.round(flood.saturated.withFlood.requestsPerSecond)} req/s beside 16 connections of denied requests (${fewer(flood.saturated.alone, flood.saturated.withFlood)} fewer; all processes share two cores).`,
+      `- Denied flood, paced: allowed reads offered at ${flood.paced.rate} req/s got ${Math.round(flood.paced.alone.requestsPerSecond)} req/s (p50 ${flood.paced.alone.p50} ms, p99 ${flood.paced.alone.p99} ms) alone and ${Math.round(flood.paced.withFlood.requestsPerSecond)} req/s (p50 ${flood.paced.withFlood.p50} ms, p99 ${flood.paced.withFlood.p99} ms) beside ${flood.paced.rate} denied req/s (${fewer(flood.paced.alone, flood.paced.withFlood)} fewer).`,
+      `- Warnings: the ${flood.deniedSent} denied requests of the flood added ${flood.warningRows} warning rows (aggregated per proxy and route) and ${flood.warningCount} to their counts.`,
     );
     const propagation = await propagationScenario(main);
-    scenarios.push(`- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation).toFixed(1)} ms (max ${Math.max(...propagation).toFixed(1)} ms).`);
-    scenarios.push(...targets.map((t) => `- Start-up of ${t.name} with ${APPS} proxies: ${Math.round(t.startupMs ?? 0)} ms to /health.`));
+    scenarios.push(
+      `- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation).toFixed(1)} ms (max ${Math.max(...propagation).toFixed(1)} ms).`,
+    );
+    scenarios.push(
+      ...targets.map(
+        (t) => `- Start-up of ${t.name} with ${APPS} proxies: ${Math.round(t.startupMs ?? 0)} ms to /health.`,
+      ),
+    );
     for (const target of targets) await target.cleanup();
     targets.length = 0;
 
-    const big = await arrbiterTarget(`arrbiter (embedded, ${STARTUP_PROXIES} proxies)`, upstream, upstreamKey, STARTUP_PROXIES);
+    const big = await arrbiterTarget(
+      `arrbiter (embedded, ${STARTUP_PROXIES} proxies)`,
+      upstream,
+      upstreamKey,
+      STARTUP_PROXIES,
+    );
     targets.push(big);
     const bigLoad = await drive(big.child.url, big.apps, 'allowed', 32, DURATION);
     const bigPropagation = await propagationScenario(big);
@@ -267,6 +360,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`The benchmark could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(
+    `The benchmark could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   process.exit(1);
 });

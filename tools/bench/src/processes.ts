@@ -59,19 +59,35 @@ function wrap(name: string, url: string, child: ChildProcess): Child {
 
 /** Runs one of the benchmark's own TypeScript scripts (upstream, passthrough) as a child process. */
 export async function startScript(name: string, script: string, args: string[], probe: string): Promise<Child> {
-  const child = spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], {
+    cwd: ROOT,
+    env: process.env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await waitFor(probe, child, name);
   return wrap(name, probe.replace(/\/[^/]*$/, ''), child);
 }
 
 /** Starts the production build of Arrbiter; resolves with the time until `/health` answered. */
-export async function startArrbiter(name: string, env: NodeJS.ProcessEnv): Promise<{ child: Child; startupMs: number }> {
+export async function startArrbiter(
+  name: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: Child; startupMs: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(process.execPath, [SERVER_MAIN], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: url, ...env },
+    env: {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      // Lets a developer profile the server under load (BENCH_NODE_OPTIONS=--cpu-prof).
+      NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitFor(`${url}/health`, child, name);

@@ -32,6 +32,8 @@ export class AppModule {
         LoggerModule.forRoot(buildLoggerOptions({ level: config.logLevel, destination: options.logDestination })),
         DatabaseModule.forRoot({ entities: ENTITIES }),
         CryptoModule,
+        // First, so that the proxy route is the first route the router tries.
+        GatewayModule,
         AuthModule,
         HealthModule,
         CatalogModule,
@@ -39,7 +41,6 @@ export class AppModule {
         AppsModule,
         ProxiesModule,
         WarningsModule,
-        GatewayModule,
       ],
       providers: [
         {

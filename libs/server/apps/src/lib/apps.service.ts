@@ -46,7 +46,7 @@ export class AppsService {
   async create(dto: CreateAppDto): Promise<AppDto> {
     this.checkTemplate(dto.templateId);
     const app = await this.save(this.apps.create(dto));
-    await this.changes.publish('apps');
+    await this.changes.publish('apps', app.id);
     return toAppDto(app, 0);
   }
 
@@ -55,7 +55,7 @@ export class AppsService {
     if (dto.templateId !== undefined) this.checkTemplate(dto.templateId);
     Object.assign(app, dto);
     await this.save(app);
-    await this.changes.publish('apps');
+    await this.changes.publish('apps', id);
     return this.get(id);
   }
 
@@ -63,7 +63,7 @@ export class AppsService {
   async remove(id: string): Promise<void> {
     await this.find(id);
     await this.apps.delete({ id });
-    await this.changes.publish('apps');
+    await this.changes.publish('apps', id);
   }
 
   /** The app, or 404. */

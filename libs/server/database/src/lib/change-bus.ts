@@ -3,7 +3,13 @@ import { Injectable } from '@nestjs/common';
 /** What changed: each in-memory view of that data rebuilds itself. */
 export type ChangeTopic = 'services' | 'apps' | 'proxies' | 'catalog' | 'templates';
 
-type Listener = (topic: ChangeTopic) => Promise<void> | void;
+/** A change: its topic, and the id of the one object that changed when it is one. */
+export interface Change {
+  topic: ChangeTopic;
+  id?: string;
+}
+
+type Listener = (change: Change) => Promise<void> | void;
 
 /**
  * In-process change notifications. `publish` resolves once every listener has finished, so an admin
@@ -18,7 +24,8 @@ export class ChangeBus {
     return () => this.listeners.delete(listener);
   }
 
-  async publish(topic: ChangeTopic): Promise<void> {
-    await Promise.all([...this.listeners].map(async (listener) => listener(topic)));
+  async publish(topic: ChangeTopic, id?: string): Promise<void> {
+    const change: Change = { topic, id };
+    await Promise.all([...this.listeners].map(async (listener) => listener(change)));
   }
 }

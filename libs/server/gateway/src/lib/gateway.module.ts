@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { WarningsModule } from '@arrbiter/server/warnings';
+import { AccessLog } from './access-log';
 import { ProxyAccess } from './proxy-access';
 import { ProxyRegistry } from './proxy-registry';
 import { ProxyUpgradeHandler } from './proxy-upgrade.handler';
@@ -13,7 +14,15 @@ import { UpstreamForwarder } from './upstream-forwarder';
 @Module({
   imports: [CatalogModule, WarningsModule],
   controllers: [ProxyController],
-  providers: [ProxyRegistry, ProxyAccess, ProxyGuard, ProxyInterceptor, UpstreamForwarder, ProxyUpgradeHandler],
+  providers: [
+    AccessLog,
+    ProxyRegistry,
+    ProxyAccess,
+    ProxyGuard,
+    ProxyInterceptor,
+    UpstreamForwarder,
+    ProxyUpgradeHandler,
+  ],
   exports: [ProxyRegistry],
 })
 export class GatewayModule {}

@@ -8,7 +8,7 @@ import {
   routeShape,
 } from '@arrbiter/server/catalog';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
-import { ChangeBus } from '@arrbiter/server/database';
+import { Change, ChangeBus } from '@arrbiter/server/database';
 import { ProxyEntity } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServiceEntity } from '@arrbiter/server/services';
 import { DataSource } from 'typeorm';
@@ -48,22 +48,38 @@ export interface AppState {
 }
 
 interface Snapshot {
+  /** By slug. */
   apps: Map<string, AppState>;
+  appsById: Map<string, AppState>;
+  proxiesById: Map<string, ProxyState>;
   services: Map<string, ServiceState>;
   upstreamKeyDigests: Set<string>;
 }
 
+const EMPTY: Snapshot = {
+  apps: new Map(),
+  appsById: new Map(),
+  proxiesById: new Map(),
+  services: new Map(),
+  upstreamKeyDigests: new Set(),
+};
+
 /**
  * The hot path's state, in memory: apps by slug, proxies by key digest, compiled allowlists and the
- * services' route tables. Rebuilt from the database on every change (the change is awaited by the
- * admin write, so the next request sees it) — never read from the database by a request.
+ * services' route tables — never read from the database by a request. A change to one proxy or app
+ * reloads just that object; a change to services or catalogs rebuilds everything. Updates run one at
+ * a time and the admin write awaits its own, so the next request sees it.
  */
 @Injectable()
 export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ProxyRegistry.name);
-  private snapshot: Snapshot = { apps: new Map(), services: new Map(), upstreamKeyDigests: new Set() };
-  private reloading: Promise<void> | undefined;
-  private again = false;
+  private snapshot: Snapshot = EMPTY;
+  /**
+   * Compiled allowlists by service and effective allowlist: proxies that share grants (the same
+   * template, the same overrides) share one compiled form. Cleared on every full rebuild.
+   */
+  private compiled = new Map<string, Pick<ProxyState, 'allowlist' | 'extraRoutes'>>();
+  private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
 
   constructor(
@@ -72,7 +88,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly secrets: SecretBox,
     changes: ChangeBus,
   ) {
-    this.unsubscribe = changes.subscribe(() => this.reload());
+    this.unsubscribe = changes.subscribe((change) => this.apply(change));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -95,26 +111,98 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     return this.snapshot.services;
   }
 
-  /** Rebuilds the state; overlapping calls coalesce into one more rebuild after the running one. */
+  /** Rebuilds the whole state. */
   reload(): Promise<void> {
-    if (this.reloading) {
-      this.again = true;
-      return this.reloading;
+    return this.enqueue(async () => {
+      this.snapshot = await this.build();
+    });
+  }
+
+  private apply(change: Change): Promise<void> {
+    if (change.id && change.topic === 'proxies') return this.enqueue(() => this.updateProxy(change.id as string));
+    if (change.id && change.topic === 'apps') return this.enqueue(() => this.updateApp(change.id as string));
+    return this.reload();
+  }
+
+  /** Runs state changes one after another; a failed one is logged and leaves the state as it was. */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(work).catch((error: unknown) => {
+      this.logger.error(`Could not update the proxy state: ${(error as Error).message}`);
+    });
+    this.queue = next;
+    return next;
+  }
+
+  private async updateProxy(id: string): Promise<void> {
+    const row = await this.dataSource.getRepository(ProxyEntity).findOneBy({ id });
+    const snapshot = this.snapshot;
+    const old = snapshot.proxiesById.get(id);
+    if (old) {
+      snapshot.appsById.get(old.appId)?.proxies.delete(old.keyDigest);
+      snapshot.proxiesById.delete(id);
     }
-    this.reloading = (async () => {
-      try {
-        do {
-          this.again = false;
-          this.snapshot = await this.build();
-        } while (this.again);
-      } finally {
-        this.reloading = undefined;
-      }
-    })();
-    return this.reloading;
+    const app = row && snapshot.appsById.get(row.appId);
+    if (row && app) this.addProxy(snapshot, app, row);
+  }
+
+  private async updateApp(id: string): Promise<void> {
+    const [row, proxies] = await Promise.all([
+      this.dataSource.getRepository(AppEntity).findOneBy({ id }),
+      this.dataSource.getRepository(ProxyEntity).findBy({ appId: id }),
+    ]);
+    const snapshot = this.snapshot;
+    const old = snapshot.appsById.get(id);
+    if (old) {
+      for (const proxy of old.proxies.values()) snapshot.proxiesById.delete(proxy.id);
+      snapshot.apps.delete(old.slug);
+      snapshot.appsById.delete(id);
+    }
+    if (!row) return;
+    const app: AppState = { id: row.id, slug: row.slug, active: row.active, proxies: new Map() };
+    for (const proxy of proxies) this.addProxy(snapshot, app, proxy);
+    snapshot.apps.set(app.slug, app);
+    snapshot.appsById.set(app.id, app);
+  }
+
+  private addProxy(snapshot: Snapshot, app: AppState, proxy: ProxyEntity): void {
+    const service = snapshot.services.get(proxy.serviceId);
+    if (!service) return;
+    const state: ProxyState = {
+      id: proxy.id,
+      appId: app.id,
+      appSlug: app.slug,
+      keyDigest: proxy.keyDigest,
+      active: proxy.active,
+      service,
+      ...this.compile(service, proxy.overrides),
+    };
+    app.proxies.set(proxy.keyDigest, state);
+    snapshot.proxiesById.set(proxy.id, state);
+  }
+
+  private compile(
+    service: ServiceState,
+    overrides: Record<string, string[]>,
+  ): Pick<ProxyState, 'allowlist' | 'extraRoutes'> {
+    // Template blocks arrive with templates; until then the overrides are the whole allowlist.
+    const key = `${service.id}|${JSON.stringify(overrides)}`;
+    let compiled = this.compiled.get(key);
+    if (!compiled) {
+      // Saved configurations accumulate between full rebuilds: keep the cache bounded.
+      if (this.compiled.size >= 100_000) this.compiled.clear();
+      const allowlist = new CompiledAllowlist(effectiveAllowlist({}, overrides));
+      const unknown = allowlist.paths.filter((path) => !service.catalog.hasShape(routeShape(path)));
+      compiled = {
+        allowlist,
+        extraRoutes: unknown.length > 0 ? new RouteMatcher(unknown.map((path) => ({ path }))) : undefined,
+      };
+      this.compiled.set(key, compiled);
+    }
+    return compiled;
   }
 
   private async build(): Promise<Snapshot> {
+    this.compiled = new Map();
     const started = performance.now();
     await this.catalog.ready();
     const [apps, proxies, services] = await Promise.all([
@@ -146,40 +234,25 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
         revision: `${service.baseUrl}|${service.apiKeyCiphertext}`,
       });
     }
-    const appStates = new Map<string, AppState>();
-    const appsById = new Map<string, AppState>();
+    const snapshot: Snapshot = {
+      apps: new Map(),
+      appsById: new Map(),
+      proxiesById: new Map(),
+      services: serviceStates,
+      upstreamKeyDigests,
+    };
     for (const app of apps) {
       const state: AppState = { id: app.id, slug: app.slug, active: app.active, proxies: new Map() };
-      appStates.set(app.slug, state);
-      appsById.set(app.id, state);
+      snapshot.apps.set(app.slug, state);
+      snapshot.appsById.set(app.id, state);
     }
     for (const proxy of proxies) {
-      const app = appsById.get(proxy.appId);
-      const service = serviceStates.get(proxy.serviceId);
-      if (!app || !service) continue;
-      // Template blocks arrive with templates; until then the overrides are the whole allowlist.
-      const effective = effectiveAllowlist({}, proxy.overrides);
-      const allowlist = new CompiledAllowlist(effective);
-      const unknown = allowlist.paths.filter((path) => !this.knows(service.catalog, path));
-      app.proxies.set(proxy.keyDigest, {
-        id: proxy.id,
-        appId: app.id,
-        appSlug: app.slug,
-        keyDigest: proxy.keyDigest,
-        active: proxy.active,
-        service,
-        allowlist,
-        extraRoutes: unknown.length > 0 ? new RouteMatcher(unknown.map((path) => ({ path }))) : undefined,
-      });
+      const app = snapshot.appsById.get(proxy.appId);
+      if (app) this.addProxy(snapshot, app, proxy);
     }
-    this.logger.debug(
-      `Loaded ${apps.length} apps, ${proxies.length} proxies, ${services.length} services in ${Math.round(performance.now() - started)} ms`,
+    this.logger.log(
+      `Loaded ${apps.length} apps, ${proxies.length} proxies and ${services.length} services in ${Math.round(performance.now() - started)} ms`,
     );
-    return { apps: appStates, services: serviceStates, upstreamKeyDigests };
-  }
-
-  /** Whether the catalog has a route of exactly this path's shape. */
-  private knows(catalog: RouteMatcher, path: string): boolean {
-    return catalog.hasShape(routeShape(path));
+    return snapshot;
   }
 }

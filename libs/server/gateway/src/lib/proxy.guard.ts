@@ -8,11 +8,17 @@ import {
 } from '@nestjs/common';
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import type { Request, Response } from 'express';
+import { AccessLog } from './access-log';
 import { ProxyAccess } from './proxy-access';
 import { AccessLogFields, setAllowed } from './proxy-context';
 
 /** One body for every 401, so that a caller cannot tell which slugs exist. */
 export const UNAUTHORIZED_DETAIL = 'A valid key for an active proxy of this app is required';
+export const FORBIDDEN_DETAIL = 'This method and path are not in the allowlist of this proxy';
+
+// Refusals are the hot path of a flood: one immutable exception each, no stack captured per request.
+const UNAUTHORIZED = new UnauthorizedException(UNAUTHORIZED_DETAIL);
+const FORBIDDEN = new ForbiddenException(FORBIDDEN_DETAIL);
 
 /**
  * The proxy route's guard: credential, app and proxy state, canonical path, route resolution and
@@ -23,6 +29,7 @@ export class ProxyGuard implements CanActivate {
   constructor(
     private readonly access: ProxyAccess,
     private readonly warnings: WarningRecorder,
+    private readonly accessLog: AccessLog,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -31,12 +38,14 @@ export class ProxyGuard implements CanActivate {
     const response = http.getResponse<Response>();
     const decision = this.access.check(request.method, request.originalUrl, request.headers);
     const log = (fields: Omit<AccessLogFields, 'method'>) => {
-      response.locals['proxy'] = { method: request.method, ...fields } satisfies AccessLogFields;
+      const entry: AccessLogFields = { method: request.method, ...fields };
+      response.locals['proxy'] = entry;
+      this.accessLog.track(request, response, entry);
     };
     switch (decision.outcome) {
       case 'unauthorized':
         log({ app: decision.slug, outcome: 'unauthorized' });
-        throw new UnauthorizedException(UNAUTHORIZED_DETAIL);
+        throw UNAUTHORIZED;
       case 'bad-path':
         log({ app: decision.proxy.appSlug, proxyId: decision.proxy.id, outcome: 'bad-path' });
         throw new BadRequestException(decision.reason);
@@ -57,7 +66,7 @@ export class ProxyGuard implements CanActivate {
           route,
           routeKey: decision.route?.shape ?? decision.path,
         });
-        throw new ForbiddenException(`${request.method} ${decision.path} is not allowed for this app`);
+        throw FORBIDDEN;
       }
       case 'allowed':
         log({

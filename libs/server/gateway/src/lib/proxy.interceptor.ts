@@ -5,8 +5,8 @@ import { AccessLogFields } from './proxy-context';
 import type { ForwardOutcome } from './upstream-forwarder';
 
 /**
- * Times the upstream leg of a forwarded request and records its outcome in the access log line
- * (`proxy.outcome`, `proxy.upstreamMs`), which pino-http writes when the response ends.
+ * Times the forwarded leg of a request and records its outcome in the access log line
+ * (`proxy.outcome`, `proxy.upstreamMs`), which `AccessLog` writes when the response ends.
  */
 @Injectable()
 export class ProxyInterceptor implements NestInterceptor {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
@@ -76,16 +77,15 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
-    // The proxy route's access fields (app, proxy, route, outcome, upstream time): never a key or query.
-    customProps: (_req: IncomingMessage, res: ServerResponse) => {
-      const proxy = (res as ServerResponse & { locals?: Record<string, unknown> }).locals?.['proxy'];
-      return proxy ? { proxy } : {};
-    },
     customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
       error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     autoLogging: {
       ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/health/ready',
     },
   };
-  return { pinoHttp: destination ? [options, destination] : options };
+  return {
+    pinoHttp: destination ? [options, destination] : options,
+    // The proxy route writes its own access line (cheaper: no per-request child logger on the hot path).
+    exclude: [{ path: 'proxy/*path', method: RequestMethod.ALL }],
+  };
 }

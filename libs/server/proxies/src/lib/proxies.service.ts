@@ -74,7 +74,7 @@ export class ProxiesService {
         throw new ConflictException(`The app "${app.name}" already has a proxy for this service`);
       throw error;
     }
-    await this.changes.publish('proxies');
+    await this.changes.publish('proxies', proxy.id);
     return this.connection(proxy, app, key);
   }
 
@@ -92,7 +92,7 @@ export class ProxiesService {
     const proxy = await this.find(id);
     proxy.active = active;
     await this.proxies.save(proxy);
-    await this.changes.publish('proxies');
+    await this.changes.publish('proxies', id);
     return toProxyDto(proxy);
   }
 
@@ -104,14 +104,14 @@ export class ProxiesService {
       { id },
       { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) },
     );
-    await this.changes.publish('proxies');
+    await this.changes.publish('proxies', id);
     return { key };
   }
 
   async remove(id: string): Promise<void> {
     await this.find(id);
     await this.proxies.delete({ id });
-    await this.changes.publish('proxies');
+    await this.changes.publish('proxies', id);
   }
 
   /** Saves the overrides and the active state together; the next request sees them. */
@@ -122,7 +122,7 @@ export class ProxiesService {
     proxy.overrides = normalise(dto.overrides);
     proxy.active = dto.active;
     await this.proxies.save(proxy);
-    await this.changes.publish('proxies');
+    await this.changes.publish('proxies', id);
     return this.allowlistOf(proxy);
   }
 

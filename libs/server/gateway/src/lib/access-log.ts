@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import type { AccessLogFields } from './proxy-context';
+
+/**
+ * One structured line per proxy request, written when the response ends: method, canonical path (never
+ * the query, which may carry a key), status, duration and the gateway's decision (app, proxy, route,
+ * outcome, upstream time). Written with the root logger: no per-request child logger on the hot path.
+ */
+@Injectable()
+export class AccessLog {
+  track(request: IncomingMessage, response: ServerResponse, fields: AccessLogFields): void {
+    const started = performance.now();
+    // After the interceptor has recorded the outcome (it settles on the same 'close').
+    response.once('close', () =>
+      setImmediate(() => {
+        const logger = PinoLogger.root;
+        const status = response.statusCode;
+        const line = {
+          proxy: fields,
+          status: response.writableFinished ? status : 'aborted',
+          responseTime: Math.round((performance.now() - started) * 10) / 10,
+          userAgent: request.headers['user-agent'],
+          remoteAddress: request.socket.remoteAddress,
+        };
+        if (status >= 500 || !response.writableFinished) logger.warn(line, 'proxy request');
+        else logger.info(line, 'proxy request');
+      }),
+    );
+  }
+}
