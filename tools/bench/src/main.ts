@@ -124,14 +124,17 @@ async function signIn(target: Target): Promise<(method: string, path: string, bo
     });
 }
 
-/** Streams `bytes` through the target and reports its peak resident-memory growth. */
-async function streamScenario(target: Target, bytes: number): Promise<{ seconds: number; growthMb: number }> {
-  const app = target.apps[0];
-  const before = target.child.rss();
+/** Streams `bytes` through a proxy process and reports its peak resident-memory growth. */
+async function streamScenario(
+  child: Child,
+  app: SeededApp,
+  bytes: number,
+): Promise<{ seconds: number; growthMb: number }> {
+  const before = child.rss();
   let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, target.child.rss())), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, child.rss())), 20);
   const started = performance.now();
-  const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/test/stream?bytes=${bytes}`, {
+  const response = await fetch(`${child.url}/proxy/${app.slug}/api/v3/test/stream?bytes=${bytes}`, {
     headers: { 'x-api-key': app.key },
   });
   let received = 0;
@@ -302,9 +305,11 @@ async function main(): Promise<void> {
 
     log('Scenarios…');
     const main = targets[0];
-    const stream = await streamScenario(main, SMOKE ? 64 * MB : 1024 * MB);
+    const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
+    const stream = await streamScenario(main.child, main.apps[0], streamBytes);
+    const baseline = await streamScenario(passthrough, main.apps[0], streamBytes);
     scenarios.push(
-      `- Streaming ${SMOKE ? '64 MB' : '1 GB'}: ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB.`,
+      `- Streaming ${SMOKE ? '64 MB' : '1 GB'}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB; the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
     );
     const flood = await floodScenario(main);
     const fewer = (a: LoadResult, b: LoadResult) =>
@@ -333,6 +338,7 @@ async function main(): Promise<void> {
       STARTUP_PROXIES,
     );
     targets.push(big);
+    await drive(big.child.url, big.apps, 'allowed', 32, DURATION); // warm-up, as the main target had
     const bigLoad = await drive(big.child.url, big.apps, 'allowed', 32, DURATION);
     const bigPropagation = await propagationScenario(big);
     scenarios.push(
