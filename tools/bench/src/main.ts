@@ -129,12 +129,14 @@ async function streamScenario(
   child: Child,
   app: SeededApp,
   bytes: number,
+  /** The passthrough forwards paths as they are: no `/proxy/{slug}` prefix there. */
+  prefix = `/proxy/${app.slug}`,
 ): Promise<{ seconds: number; growthMb: number }> {
   const before = child.rss();
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, child.rss())), 20);
   const started = performance.now();
-  const response = await fetch(`${child.url}/proxy/${app.slug}/api/v3/test/stream?bytes=${bytes}`, {
+  const response = await fetch(`${child.url}${prefix}/api/v3/test/stream?bytes=${bytes}`, {
     headers: { 'x-api-key': app.key },
   });
   let received = 0;
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
     const main = targets[0];
     const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
     const stream = await streamScenario(main.child, main.apps[0], streamBytes);
-    const baseline = await streamScenario(passthrough, main.apps[0], streamBytes);
+    const baseline = await streamScenario(passthrough, main.apps[0], streamBytes, '');
     scenarios.push(
       `- Streaming ${SMOKE ? '64 MB' : '1 GB'}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB; the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
     );
