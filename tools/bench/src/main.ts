@@ -309,7 +309,8 @@ async function main(): Promise<void> {
     const main = targets[0];
     const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
     const stream = await streamScenario(main.child, main.apps[0], streamBytes);
-    const baseline = await streamScenario(passthrough, main.apps[0], streamBytes, '');
+    // The passthrough forwards the client's key as it is: it needs the upstream's own.
+    const baseline = await streamScenario(passthrough, { slug: '', key: upstreamKey }, streamBytes, '');
     scenarios.push(
       `- Streaming ${SMOKE ? '64 MB' : '1 GB'}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB; the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
     );
