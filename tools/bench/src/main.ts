@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { drive, LoadResult, Mix } from './load';
-import { Child, freePort, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
+import { freePort } from '@arrbiter/tools/fake-servarr';
+import { Child, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
 import { seed, SeededApp } from './seed';
 
 const { values: args } = parseArgs({

@@ -1,22 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '@arrbiter/tools/fake-servarr';
 
 export const ROOT = resolve(__dirname, '../../..');
 export const SERVER_MAIN = resolve(ROOT, 'dist/apps/server/main.js');
 const TS_NODE = require.resolve('ts-node/dist/bin');
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface Child {
   name: string;

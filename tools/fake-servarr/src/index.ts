@@ -1,2 +1,3 @@
 export * from './lib/fake-servarr';
 export * from './lib/openapi';
+export * from './lib/free-port';

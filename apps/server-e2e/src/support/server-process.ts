@@ -1,21 +1,10 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '@arrbiter/tools/fake-servarr';
 
 /** The production build, as `.ci/run` and the README start it. */
 export const SERVER_MAIN = resolve(__dirname, '../../../../dist/apps/server/main.js');
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The environment a child server gets: only what the test gives it (plus PATH and HOME). */
 function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -1,11 +1,12 @@
 import { radarrV3OpenApi } from '../testing/radarr-v3.openapi';
-import { radarrV5OpenApi } from '../testing/radarr-v5.openapi';
 import { CompiledAllowlist, effectiveAllowlist } from './allowlist';
 import { mergeCatalogs } from './catalog';
 import { parseOpenApi } from './openapi';
 import { moreSpecific, RouteMatcher } from './route-matcher';
 
 const catalog = parseOpenApi(radarrV3OpenApi);
+/** The same description as API version v5 (Sonarr serves v5 and, deprecated, v3). */
+const radarrV5OpenApi: unknown = JSON.parse(JSON.stringify(radarrV3OpenApi).replaceAll('/api/v3/', '/api/v5/'));
 const matcher = new RouteMatcher(catalog);
 const segs = (path: string) => path.split('/').filter(Boolean);
 const resolve = (method: 'get' | 'put' | 'delete' | 'head', path: string) => matcher.resolve(segs(path), method)?.path;
