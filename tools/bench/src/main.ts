@@ -50,6 +50,8 @@ interface Row {
   mix: Mix;
   connections: number;
   results: LoadResult[];
+  /** The proxy process's CPU time per request, in microseconds, per run. */
+  cpuPerRequest: number[];
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -232,8 +234,8 @@ async function propagationScenario(target: Target): Promise<number[]> {
 
 function table(rows: Row[], passthrough: Map<string, number>): string {
   const lines = [
-    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | unexpected |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | proxy CPU µs/request | unexpected |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const rps = median(row.results.map((r) => r.requestsPerSecond));
@@ -241,7 +243,7 @@ function table(rows: Row[], passthrough: Map<string, number>): string {
     const ratio = row.target === 'passthrough' || base === undefined ? '' : (rps / base).toFixed(2);
     const unexpected = row.results.reduce((sum, r) => sum + r.unexpected + r.errors, 0);
     lines.push(
-      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${unexpected} |`,
+      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${Math.round(median(row.cpuPerRequest))} | ${unexpected} |`,
     );
   }
   return lines.join('\n');
@@ -272,28 +274,23 @@ async function main(): Promise<void> {
   const scenarios: string[] = [];
   try {
     const rows = new Map<string, Row>();
-    const record = (target: string, mix: Mix, connections: number, result: LoadResult) => {
-      const key = `${target}|${mix}|${connections}`;
-      if (!rows.has(key)) rows.set(key, { target, mix, connections, results: [] });
+    /** Runs one cell and records its result and the proxy process's CPU time per request. */
+    const measure = async (name: string, child: Child, targetApps: SeededApp[], mix: Mix, connections: number) => {
+      const cpuBefore = child.cpuMs();
+      const result = await drive(child.url, targetApps, mix, connections, DURATION);
+      const cpuPerRequest = ((child.cpuMs() - cpuBefore) * 1000) / Math.max(1, result.total);
+      const key = `${name}|${mix}|${connections}`;
+      if (!rows.has(key)) rows.set(key, { target: name, mix, connections, results: [], cpuPerRequest: [] });
       rows.get(key)?.results.push(result);
+      rows.get(key)?.cpuPerRequest.push(cpuPerRequest);
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const connections of [1, 32]) {
         log(`Round ${round}, ${connections} connection(s)…`);
-        record(
-          'passthrough',
-          'allowed',
-          connections,
-          await drive(passthrough.url, apps, 'allowed', connections, DURATION),
-        );
+        await measure('passthrough', passthrough, apps, 'allowed', connections);
         for (const target of targets) {
           for (const mix of ['allowed', 'denied', 'mixed'] as const)
-            record(
-              target.name,
-              mix,
-              connections,
-              await drive(target.child.url, target.apps, mix, connections, DURATION),
-            );
+            await measure(target.name, target.child, target.apps, mix, connections);
         }
       }
     }

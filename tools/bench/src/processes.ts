@@ -13,6 +13,8 @@ export interface Child {
   process: ChildProcess;
   /** Resident memory now, in bytes. */
   rss(): number;
+  /** CPU time used so far (user + system), in milliseconds. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,11 @@ function wrap(name: string, url: string, child: ChildProcess): Child {
     url,
     process: child,
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100/s).
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

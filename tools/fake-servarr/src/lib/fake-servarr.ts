@@ -44,6 +44,8 @@ export interface EchoResponse {
  */
 export class FakeServarr {
   readonly requests: RecordedRequest[] = [];
+  /** Bytes the `test/stream` endpoint has handed to its sockets so far (back-pressure shows here). */
+  streamedBytes = 0;
   private readonly sockets = new Set<Socket>();
 
   private constructor(
@@ -188,6 +190,7 @@ export class FakeServarr {
       while (left > 0) {
         const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
         left -= part.length;
+        this.streamedBytes += part.length;
         if (!res.write(part)) {
           res.once('drain', write);
           return;
