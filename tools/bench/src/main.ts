@@ -22,6 +22,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string' },
     apps: { type: 'string' },
     'startup-proxies': { type: 'string' },
+    mixes: { type: 'string', default: 'allowed,denied,mixed' },
   },
 });
 const SMOKE = args.smoke;
@@ -289,7 +290,7 @@ async function main(): Promise<void> {
         log(`Round ${round}, ${connections} connection(s)…`);
         await measure('passthrough', passthrough, apps, 'allowed', connections);
         for (const target of targets) {
-          for (const mix of ['allowed', 'denied', 'mixed'] as const)
+          for (const mix of args.mixes.split(',') as Mix[])
             await measure(target.name, target.child, target.apps, mix, connections);
         }
       }

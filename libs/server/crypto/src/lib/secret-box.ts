@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
 
@@ -45,7 +45,7 @@ export class SecretBox {
 
 /** Hex SHA-256 of a key: how keys are looked up without storing them in the clear. */
 export function keyDigest(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time comparison of two hex digests. */

@@ -3,6 +3,9 @@ export type CanonicalPath = { ok: true; path: string; segments: string[] } | { o
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 const HEX = /^[0-9A-Fa-f]{2}$/;
+/** Unreserved characters, sub-delimiters but `;`, `:`, `@` and `/`: nothing to decode or refuse. */
+const PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,=:@/]*$/;
+const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
 
 function refuse(reason: string): CanonicalPath {
   return { ok: false, reason };
@@ -15,6 +18,11 @@ function refuse(reason: string): CanonicalPath {
  * one. Other escapes are kept (upper-cased), and the case of the path is kept.
  */
 export function canonicalizePath(raw: string): CanonicalPath {
+  // Fast path: nothing encoded, no dot segment, no refused character — only slashes to normalise.
+  if (PLAIN.test(raw) && !DOT_SEGMENT.test(raw)) {
+    const segments = raw.split('/').filter((s) => s !== '');
+    return { ok: true, segments, path: `/${segments.join('/')}` };
+  }
   const segments: string[] = [];
   for (const part of raw.split('/')) {
     if (part === '') continue;

@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
-import { from, Observable, switchMap } from 'rxjs';
+import { map, Observable } from 'rxjs';
 import { AccessLogFields } from './proxy-context';
 import type { ForwardOutcome } from './upstream-forwarder';
 
@@ -14,13 +14,12 @@ export class ProxyInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     const started = performance.now();
     return next.handle().pipe(
-      switchMap((outcome) => {
+      map((outcome) => {
         const fields = response.locals['proxy'] as AccessLogFields | undefined;
         if (fields) {
           fields.outcome = outcome;
           fields.upstreamMs = Math.round((performance.now() - started) * 10) / 10;
         }
-        return from(Promise.resolve());
       }),
     );
   }

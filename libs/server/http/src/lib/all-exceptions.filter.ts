@@ -8,6 +8,20 @@ import { RetryAfterException } from './retry-after.exception';
 /** The path prefix of the proxy route, whose errors are `application/problem+json`. */
 export const PROXY_PREFIX = '/proxy/';
 
+const problemBodies = new Map<string, string>();
+
+/** The serialised problem document, cached (the set of statuses and details is small and fixed). */
+function problemBody(status: number, title: string, detail: string): string {
+  const key = `${status}|${detail}`;
+  let body = problemBodies.get(key);
+  if (body === undefined) {
+    const problem: ProblemDetails = { type: 'about:blank', title, status, detail };
+    body = JSON.stringify(problem);
+    if (problemBodies.size < 1000) problemBodies.set(key, body);
+  }
+  return body;
+}
+
 interface Outcome {
   status: number;
   message: string | string[];
@@ -56,13 +70,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const title = STATUS_CODES[status] ?? 'Error';
     const path = request.originalUrl ?? request.url;
     if (path.startsWith(PROXY_PREFIX)) {
-      const problem: ProblemDetails = {
-        type: 'about:blank',
-        title,
-        status,
-        detail: Array.isArray(message) ? message.join('; ') : message,
-      };
-      response.status(status).type('application/problem+json').send(JSON.stringify(problem));
+      // The proxy route's refusals are a hot path under a flood: their few bodies are built once.
+      const detail = Array.isArray(message) ? message.join('; ') : message;
+      const body = problemBody(status, title, detail);
+      response.writeHead(status, {
+        'Content-Type': 'application/problem+json',
+        'Content-Length': Buffer.byteLength(body),
+      });
+      response.end(body);
       return;
     }
     const body: ApiError = { statusCode: status, error: title, message };
