@@ -252,6 +252,8 @@ function table(rows: Row[], passthrough: Map<string, number>): string {
 
 async function main(): Promise<void> {
   if (!existsSync(SERVER_MAIN)) throw new Error('No production build: run `npm run build` first');
+  if (Number(process.versions.node.split('.')[0]) < 24)
+    throw new Error(`Node.js 24 is required (this is ${process.version})`);
   const upstreamKey = randomBytes(16).toString('hex');
   const upstreamPort = await freePort();
   const passthroughPort = await freePort();
@@ -268,12 +270,16 @@ async function main(): Promise<void> {
     [String(passthroughPort), upstream.url],
     `http://127.0.0.1:${passthroughPort}/ping`,
   );
-  const targets: Target[] = [await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS)];
-  if (process.env['DATABASE_URL'])
-    targets.push(await arrbiterTarget('arrbiter (postgres)', upstream, upstreamKey, APPS, process.env['DATABASE_URL']));
-  const apps = targets[0].apps;
+  const targets: Target[] = [];
   const scenarios: string[] = [];
   try {
+    targets.push(await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS));
+    if (process.env['DATABASE_URL']) {
+      targets.push(
+        await arrbiterTarget('arrbiter (postgres)', upstream, upstreamKey, APPS, process.env['DATABASE_URL']),
+      );
+    }
+    const apps = targets[0].apps;
     const rows = new Map<string, Row>();
     /** Runs one cell and records its result and the proxy process's CPU time per request. */
     const measure = async (name: string, child: Child, targetApps: SeededApp[], mix: Mix, connections: number) => {
