@@ -17,6 +17,7 @@ const OVERRIDES = {
   '/api/v3/test/upload': ['post'],
   // Not in the catalog: an allowlist path is a route of its own.
   '/api/v3/custom/{name}/report': ['get'],
+  '/signalr/messages': ['get'],
 };
 
 describe('the /proxy route (design §3)', () => {
@@ -255,6 +256,37 @@ describe('the /proxy route (design §3)', () => {
         .key;
       expect((await call('GET', '/api/v3/calendar', { 'x-api-key': old })).status).toBe(401);
       expect((await call('GET', '/api/v3/calendar')).status).toBe(200);
+    });
+
+    it('forwards an allowed WebSocket upgrade with the upstream key swapped in', async () => {
+      const echoed = await new Promise<string>((resolve, reject) => {
+        const url = new URL(base);
+        const req = httpRequest({
+          host: url.hostname,
+          port: url.port,
+          path: `/proxy/notifiarr/signalr/messages?apikey=${key}&transport=webSockets`,
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': randomBytes(16).toString('base64'),
+          },
+        });
+        req.on('upgrade', (_res, socket) => {
+          socket.once('data', (data: Buffer) => {
+            resolve(data.toString());
+            socket.destroy();
+          });
+          socket.write('ping');
+        });
+        req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(echoed).toBe('ping');
+      const seen = upstream.requests.at(-1);
+      expect(seen?.url).toBe('/radarr/signalr/messages?transport=webSockets');
+      expect(seen?.headers['x-api-key']).toBe(upstream.options.apiKey);
     });
 
     it('refuses a WebSocket upgrade that fails the checks', async () => {

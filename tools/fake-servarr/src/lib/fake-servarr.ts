@@ -71,6 +71,7 @@ export class FakeServarr {
     server.keepAliveTimeout = 30_000;
     const fake = new FakeServarr(server, resolved);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => fake.handle(req, res));
+    server.on('upgrade', (req: IncomingMessage, socket: Socket) => fake.upgrade(req, socket));
     server.on('connection', (socket: Socket) => {
       fake.sockets.add(socket);
       socket.on('close', () => fake.sockets.delete(socket));
@@ -95,6 +96,19 @@ export class FakeServarr {
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((done) => this.server.close(() => done()));
+  }
+
+  /** WebSocket-style upgrades (SignalR): authenticated like any call, then an echo of the raw bytes. */
+  private upgrade(req: IncomingMessage, socket: Socket): void {
+    const url = req.url ?? '/';
+    this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
+    const q = url.indexOf('?');
+    if (!this.authorised(req, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)))) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    socket.pipe(socket);
   }
 
   private authorised(req: IncomingMessage, query: URLSearchParams): boolean {

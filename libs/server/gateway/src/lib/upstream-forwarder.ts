@@ -172,6 +172,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     proxyReq.setHeader('X-Forwarded-For', forwardedFor ? `${String(forwardedFor)}, ${client}` : client);
     proxyReq.setHeader('X-Forwarded-Proto', req.protocol ?? 'http');
     if (req.headers.host) proxyReq.setHeader('X-Forwarded-Host', req.headers.host);
+    // A WebSocket lives as long as its peers want: only ordinary requests have a response time-out.
+    if (upgrading) return;
     proxyReq.setTimeout(this.config.upstreamTimeoutMs, () => {
       forwarding.timedOut = true;
       proxyReq.destroy(new Error('upstream time-out'));
