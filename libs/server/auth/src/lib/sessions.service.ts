@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
+import { keyDigest } from '@arrbiter/server/crypto';
 import { DataSource, LessThan, Repository } from 'typeorm';
 import { AdminPrincipal } from './admin-principal';
 import { AdminSessionEntity } from './entities/admin-session.entity';
@@ -8,10 +9,6 @@ import { AdminUserEntity } from './entities/admin-user.entity';
 
 /** `last_seen_at` is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-function digest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Server-side admin sessions in the database (through the one DataSource). */
 @Injectable()
@@ -30,7 +27,7 @@ export class SessionsService {
     const token = randomBytes(32).toString('base64url');
     await this.sessions.delete({ expiresAt: LessThan(now) });
     await this.sessions.insert({
-      id: digest(token),
+      id: keyDigest(token),
       adminUserId: user.id,
       createdAt: now,
       lastSeenAt: now,
@@ -43,7 +40,7 @@ export class SessionsService {
   /** The administrator of a live session, or null for an unknown, idle or expired one. */
   async resolve(token: string, now = new Date()): Promise<AdminPrincipal | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-    const id = digest(token);
+    const id = keyDigest(token);
     const session = await this.sessions.findOne({ where: { id }, relations: { adminUser: true } });
     if (!session?.adminUser) return null;
     const idleUntil = session.lastSeenAt.getTime() + this.config.sessionIdleSeconds * 1000;
@@ -58,6 +55,6 @@ export class SessionsService {
   }
 
   async revoke(token: string): Promise<void> {
-    await this.sessions.delete({ id: digest(token) });
+    await this.sessions.delete({ id: keyDigest(token) });
   }
 }

@@ -142,7 +142,9 @@ function toNumber(value: string | undefined): number | undefined {
   return /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
 }
 
-function originOf(value: string): string | undefined {
+/** The origin of an http(s) URL (`https://host:port`), or undefined for anything else. */
+export function httpOrigin(value: string | undefined): string | undefined {
+  if (!value) return undefined;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
@@ -249,7 +251,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const origin = originOf(item);
+    const origin = httpOrigin(item);
     if (origin === undefined) problems.push(`ALLOWED_ORIGINS: ${JSON.stringify(item)} is not an http(s) origin`);
     else allowedOrigins.push(origin);
   }
@@ -264,7 +266,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     } else {
       openapiSources = items;
       for (const item of items) {
-        if (originOf(item) === undefined) {
+        if (httpOrigin(item) === undefined) {
           problems.push(`OPENAPI_SOURCES: ${JSON.stringify(item)} is not an http(s) URL (or use "none")`);
         }
       }

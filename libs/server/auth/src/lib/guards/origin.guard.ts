@@ -1,19 +1,10 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, httpOrigin } from '@arrbiter/server/config';
 import type { Request } from 'express';
 import { SKIP_ORIGIN_CHECK } from '../decorators/public.decorator';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function originOf(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    return new URL(value).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Cross-site request forgery defence for the admin API: every write must come with an `Origin`
@@ -38,7 +29,7 @@ export class OriginGuard implements CanActivate {
       context.getClass(),
     ]);
     if (skip) return true;
-    const origin = request.headers.origin ?? originOf(request.headers.referer);
+    const origin = request.headers.origin ?? httpOrigin(request.headers.referer);
     if (origin === undefined || origin === 'null') {
       throw new ForbiddenException('A write must carry an Origin or Referer header');
     }
