@@ -11,15 +11,13 @@ interface Route {
 
 /**
  * Routes that are public on purpose; everything else must need an admin session. The proxy route is
- * public to admin sessions: proxy keys are its credential (its own guard, tested in proxy.spec.ts).
+ * not a Nest route: it is served in front of Express with proxy keys as its credential (proxy.spec.ts).
  */
 const PUBLIC_ROUTES = new Set([
   'POST /api/auth/sign-in',
   'POST /api/auth/sign-out',
   'GET /health',
   'GET /health/ready',
-  'ALL /proxy/:appSlug',
-  'ALL /proxy/:appSlug/*path',
 ]);
 
 function join(...parts: string[]): string {

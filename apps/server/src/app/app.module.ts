@@ -32,7 +32,6 @@ export class AppModule {
         LoggerModule.forRoot(buildLoggerOptions({ level: config.logLevel, destination: options.logDestination })),
         DatabaseModule.forRoot({ entities: ENTITIES }),
         CryptoModule,
-        // First, so that the proxy route is the first route the router tries.
         GatewayModule,
         AuthModule,
         HealthModule,

@@ -4,7 +4,6 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ApiError } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
-import { PROXY_PREFIX } from '@arrbiter/server/http';
 import cookieParser from 'cookie-parser';
 import express, { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
@@ -52,9 +51,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.secureCookies ? [] : null } },
     strictTransportSecurity: config.secureCookies,
   });
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    req.path.startsWith(PROXY_PREFIX) ? next() : securityHeaders(req, res, next),
-  );
+  // The proxy route (/proxy/...) is served in front of Express (gateway's ProxyGateway): none of this applies to it.
+  app.use(securityHeaders);
   app.use('/api/admin/v1/openapi', jsonBody(UPLOAD_BODY_LIMIT));
   app.use('/api', jsonBody(ADMIN_BODY_LIMIT), cookieParser());
   serveDashboard(app, options.dashboardDir ?? join(__dirname, '..', 'dashboard', 'browser'));

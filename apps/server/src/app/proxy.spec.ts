@@ -155,6 +155,8 @@ describe('the /proxy route (design §3)', () => {
         connection: 'keep-alive, x-hop',
         'x-hop': 'must not pass',
         'x-custom': 'kept',
+        // Not from a trusted reverse proxy (TRUST_PROXY is unset): ignored.
+        'x-forwarded-proto': 'https',
       });
       expect(body.headers['x-api-key']).toBe(upstream.options.apiKey);
       expect(body.headers.authorization).toBeUndefined();
@@ -192,6 +194,21 @@ describe('the /proxy route (design §3)', () => {
         expect(response.json()).toEqual({ message: `status ${status} from upstream` });
       }
     });
+  });
+
+  it('answers 404 with a problem document when the URL names no app', async () => {
+    for (const path of ['/proxy', '/proxy/', '/proxy?apikey=x', '/proxy//api/v3/movie']) {
+      const response = await rawRequest(base, 'GET', path, { 'x-api-key': key });
+      expect(response.status).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.json<ProblemDetails>()).toMatchObject({ status: 404, title: 'Not Found' });
+    }
+  });
+
+  it('adds no admin security headers and sets no cookie on proxied responses', async () => {
+    const response = await call('GET', '/api/v3/movie/1');
+    expect(response.headers['content-security-policy']).toBeUndefined();
+    expect(response.headers['set-cookie']).toBeUndefined();
   });
 
   describe('credentials', () => {
@@ -371,15 +388,15 @@ describe('the /proxy route (design §3)', () => {
   });
 });
 
-describe('the /proxy route with the upstream down', () => {
+describe('the /proxy route behind a trusted reverse proxy, with the upstream going down', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ OPENAPI_SOURCES: 'none' });
+    t = await startTestApp({ OPENAPI_SOURCES: 'none', TRUST_PROXY: 'loopback' });
   });
   afterAll(() => t.close());
 
-  it('answers 502 when the upstream cannot be reached', async () => {
+  it('forwards the protocol a trusted reverse proxy reports, then answers 502 when the upstream cannot be reached', async () => {
     const admin = await t.admin();
     const base = await t.listen();
     const upstream = await FakeServarr.start();
@@ -394,7 +411,12 @@ describe('the /proxy route with the upstream down', () => {
     await admin
       .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: { '/api/v3/movie': ['get'] }, active: true })
       .expect(200);
-    expect((await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', { 'x-api-key': proxy.key })).status).toBe(200);
+    const forwarded = await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', {
+      'x-api-key': proxy.key,
+      'x-forwarded-proto': 'https, http',
+    });
+    expect(forwarded.status).toBe(200);
+    expect(forwarded.json<EchoResponse>().headers['x-forwarded-proto']).toBe('https');
     await upstream.stop();
     const response = await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', { 'x-api-key': proxy.key });
     expect(response.status).toBe(502);

@@ -1,4 +1,4 @@
 export * from './lib/canonical-path';
 export * from './lib/gateway.module';
 export * from './lib/proxy-registry';
-export * from './lib/proxy.guard';
+export * from './lib/proxy-gateway';

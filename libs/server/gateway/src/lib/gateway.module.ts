@@ -3,26 +3,14 @@ import { CatalogModule } from '@arrbiter/server/catalog';
 import { WarningsModule } from '@arrbiter/server/warnings';
 import { AccessLog } from './access-log';
 import { ProxyAccess } from './proxy-access';
+import { ProxyGateway } from './proxy-gateway';
 import { ProxyRegistry } from './proxy-registry';
-import { ProxyUpgradeHandler } from './proxy-upgrade.handler';
-import { ProxyController } from './proxy.controller';
-import { ProxyGuard } from './proxy.guard';
-import { ProxyInterceptor } from './proxy.interceptor';
 import { UpstreamForwarder } from './upstream-forwarder';
 
-/** The proxy route: the hot path, served from memory. */
+/** The proxy route: the hot path, served from memory in front of Express. */
 @Module({
   imports: [CatalogModule, WarningsModule],
-  controllers: [ProxyController],
-  providers: [
-    AccessLog,
-    ProxyRegistry,
-    ProxyAccess,
-    ProxyGuard,
-    ProxyInterceptor,
-    UpstreamForwarder,
-    ProxyUpgradeHandler,
-  ],
+  providers: [AccessLog, ProxyRegistry, ProxyAccess, UpstreamForwarder, ProxyGateway],
   exports: [ProxyRegistry],
 })
 export class GatewayModule {}

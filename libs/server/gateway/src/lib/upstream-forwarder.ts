@@ -28,12 +28,14 @@ interface Forwarding {
   /** The upstream path and query to request. */
   url: string;
   service: ServiceState;
+  /** `http` or `https`, as the client reached Arrbiter (`X-Forwarded-Proto`). */
+  protocol: string;
   timedOut: boolean;
   settle: (outcome: ForwardOutcome) => void;
 }
 
 const FORWARDING = Symbol('arrbiter.forwarding');
-type ForwardedMessage = IncomingMessage & { [FORWARDING]?: Forwarding; protocol?: string };
+type ForwardedMessage = IncomingMessage & { [FORWARDING]?: Forwarding };
 
 function problem(res: ServerResponse, status: number, title: string, detail: string): void {
   if (res.headersSent) {
@@ -76,12 +78,14 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     service: ServiceState,
     path: string,
     query: string,
+    protocol: string,
   ): Promise<ForwardOutcome> {
     return new Promise<ForwardOutcome>((resolve) => {
       let settled = false;
       const forwarding: Forwarding = {
         url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
         service,
+        protocol,
         timedOut: false,
         settle: (outcome) => {
           if (settled) return;
@@ -104,10 +108,12 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     service: ServiceState,
     path: string,
     query: string,
+    protocol: string,
   ): void {
     const forwarding: Forwarding = {
       url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
       service,
+      protocol,
       timedOut: false,
       settle: () => undefined,
     };
@@ -170,7 +176,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     const forwardedFor = req.headers['x-forwarded-for'];
     const client = req.socket.remoteAddress ?? '';
     proxyReq.setHeader('X-Forwarded-For', forwardedFor ? `${String(forwardedFor)}, ${client}` : client);
-    proxyReq.setHeader('X-Forwarded-Proto', req.protocol ?? 'http');
+    proxyReq.setHeader('X-Forwarded-Proto', forwarding.protocol);
     if (req.headers.host) proxyReq.setHeader('X-Forwarded-Host', req.headers.host);
     // A WebSocket lives as long as its peers want: only ordinary requests have a response time-out.
     if (upgrading) return;

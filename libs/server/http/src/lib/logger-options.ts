@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import { DestinationStream, pino } from 'pino';
 import type { Options } from 'pino-http';
 
 /** Header and field paths that never reach a log line. */
@@ -84,8 +83,10 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
     },
   };
   return {
-    pinoHttp: destination ? [options, destination] : options,
-    // The proxy route writes its own access line (cheaper: no per-request child logger on the hot path).
-    exclude: [{ path: 'proxy/*path', method: RequestMethod.ALL }],
+    // The proxy route never reaches Express: it writes its own access line (gateway's AccessLog).
+    // Standard output is written asynchronously (coalesced while a write is pending, flushed on exit):
+    // a synchronous write per line is a system call on every proxied request. Bounded: when whatever
+    // reads standard output stalls, lines beyond 16 MB are dropped rather than held in memory.
+    pinoHttp: [options, destination ?? pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 })],
   };
 }
