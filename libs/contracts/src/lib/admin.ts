@@ -33,6 +33,7 @@ export interface AppDto {
   name: string;
   slug: string;
   templateId: string | null;
+  templateName: string | null;
   active: boolean;
   proxyCount: number;
   createdAt: string;
@@ -53,6 +54,8 @@ export interface ProxyDto {
   appId: string;
   serviceId: string;
   active: boolean;
+  /** While set and in the future, refused requests are forwarded and recorded as `learned` warnings. */
+  learningUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -111,4 +114,189 @@ export interface OpenApiDocumentDto {
   source: 'upstream' | 'source' | 'upload';
   routes: number;
   updatedAt: string;
+}
+
+/** One grant: a lower-case method on an API path. */
+export interface Grant {
+  path: string;
+  method: string;
+}
+
+/** A template: a name and one override-form block per service type (`radarr`, `sonarr`, …). */
+export interface TemplateDto {
+  id: string;
+  name: string;
+  /** `repository`: synced from the template repository; `local`: saved by an admin, never overwritten by a sync. */
+  source: 'repository' | 'local';
+  /** Gone from the repository but kept because apps still use it. */
+  removed: boolean;
+  blocks: Record<string, AllowlistMap>;
+  /** Granted (path, method) pairs per service type. */
+  grantCounts: Record<string, number>;
+  /** Apps that use it. */
+  appCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One method of one path in a proxy's permission catalog. */
+export interface EndpointMethodDto {
+  method: string;
+  /** The app's template grants it. */
+  template: boolean;
+  /** The proxy's override for the path grants it (true) or leaves it out (false); null: no override, inherited. */
+  override: boolean | null;
+  /** The result: what the proxy allows. */
+  effective: boolean;
+  /** The operation's summary from the OpenAPI description. */
+  summary?: string;
+}
+
+export interface EndpointDto {
+  path: string;
+  tags: string[];
+  /** False for allowlist paths that the service's catalog does not know. */
+  inCatalog: boolean;
+  /** Known to expose secrets or to control the server (`/api/v3/config/host`, `/api/v3/system/backup`, …). */
+  sensitive: boolean;
+  /** The override's method list for the path; null when the path inherits the template. */
+  override: string[] | null;
+  methods: EndpointMethodDto[];
+}
+
+/** `GET /api/admin/v1/proxies/:id/endpoints?search=&tag=`. */
+export interface EndpointsResponse {
+  serviceType: string;
+  templateId: string | null;
+  /** Every tag of the catalog (for a filter), sorted. */
+  tags: string[];
+  items: EndpointDto[];
+}
+
+export type RevisionKind = 'manual' | 'warning-grant' | 'template-sync' | 'restore';
+
+/** What a revision changed in the effective allowlist and the active state. */
+export interface RevisionSummary {
+  /** One line for lists: "Configuration saved: 2 grants added, 1 removed". */
+  text: string;
+  added: Grant[];
+  removed: Grant[];
+  /** Present when the active state changed. */
+  active?: { from: boolean; to: boolean };
+}
+
+export interface RevisionDto {
+  id: string;
+  proxyId: string;
+  kind: RevisionKind;
+  overrides: AllowlistMap;
+  active: boolean;
+  /** The admin's username, or `system` (template syncs, learning deadlines). */
+  author: string;
+  createdAt: string;
+  summary: RevisionSummary;
+  /** The revision a `restore` revision restored. */
+  restoredFrom: string | null;
+}
+
+/** A revision against the proxy's current configuration: what restoring it would change. */
+export interface RevisionDiffResponse {
+  revision: RevisionDto;
+  current: { overrides: AllowlistMap; active: boolean; effective: AllowlistMap };
+  /** Effective allowlist if restored (over the current template). */
+  restored: AllowlistMap;
+  added: Grant[];
+  removed: Grant[];
+}
+
+export interface StartLearningRequest {
+  /** ISO 8601 time, in the future and at most 7 days ahead. */
+  until: string;
+}
+
+export interface WarningGrantResponse {
+  warning: WarningDto;
+  revision: RevisionDto;
+}
+
+export interface LearnedGrantResponse {
+  /** Null when there was nothing learned to grant. */
+  revision: RevisionDto | null;
+  granted: Grant[];
+}
+
+export type ChangeObjectType =
+  | 'service'
+  | 'app'
+  | 'proxy'
+  | 'template'
+  | 'warning'
+  | 'session'
+  | 'settings'
+  | 'openapi';
+
+/** One entry of the audit trail (`GET /api/admin/v1/changes`). */
+export interface ChangeDto {
+  id: string;
+  at: string;
+  /** The admin's username, or `system`. */
+  actor: string;
+  /** `service.created`, `proxy.key-rotated`, `proxy.config-saved`, `session.signed-in`, … */
+  action: string;
+  objectType: ChangeObjectType;
+  objectId: string | null;
+  /** The object's name when it was changed (app name, service name, template name, username). */
+  objectName: string | null;
+  /** For links: the app a proxy belongs to. */
+  appId: string | null;
+  summary: string;
+}
+
+/** `GET/PUT /api/admin/v1/settings/template-repository`. */
+export interface TemplateRepositorySettings {
+  /** An `https://`/`http://` git repository, or an absolute local directory. */
+  url: string;
+  /** Branch, tag or commit (git only). */
+  ref: string;
+  /** The folder inside the repository that holds `<serviceType>/<template>.json` ('' for the root). */
+  path: string;
+  /** Minutes between automatic syncs; 0 disables them. */
+  intervalMinutes: number;
+}
+
+export interface TemplateRepositoryStatus extends TemplateRepositorySettings {
+  lastSync: { at: string; ok: boolean; message: string } | null;
+}
+
+/** A file of the repository that was skipped, and why. */
+export interface TemplateProblem {
+  file: string;
+  reason: string;
+}
+
+export interface TemplateBlockChange {
+  serviceType: string;
+  added: Grant[];
+  removed: Grant[];
+}
+
+/** What a template sync did (or, for a dry run, would do). */
+export interface TemplateSyncReport {
+  dryRun: boolean;
+  /** The commit synced (git), or null for a local directory. */
+  commit: string | null;
+  added: string[];
+  changed: { name: string; blocks: TemplateBlockChange[] }[];
+  /** Gone from the repository and not used by any app: deleted. */
+  deleted: string[];
+  /** Gone from the repository but used by apps: kept, marked removed. */
+  keptRemoved: string[];
+  unchanged: number;
+  problems: TemplateProblem[];
+  /** Proxies whose effective allowlist changed (each gets a `template-sync` revision). */
+  proxies: { proxyId: string; appId: string; appName: string; added: Grant[]; removed: Grant[] }[];
+}
+
+export interface SaveAsTemplateRequest {
+  name: string;
 }
