@@ -300,3 +300,12 @@ export interface TemplateSyncReport {
 export interface SaveAsTemplateRequest {
   name: string;
 }
+
+/** `GET /api/admin/v1/services/:id/ping`: whether the upstream answers its `/ping` now. */
+export interface ServiceReachabilityDto {
+  reachable: boolean;
+  latencyMs: number | null;
+  checkedAt: string;
+  /** Why it is not reachable (connection refused, time-out, HTTP status). */
+  error: string | null;
+}
