@@ -3,10 +3,12 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppsModule } from '@arrbiter/server/apps';
 import { AuthModule, OriginGuard, SessionGuard } from '@arrbiter/server/auth';
 import { CatalogModule } from '@arrbiter/server/catalog';
-import { AppConfig, ConfigModule } from '@arrbiter/server/config';
+import { AppConfig, Clock, ConfigModule } from '@arrbiter/server/config';
 import { CryptoModule } from '@arrbiter/server/crypto';
 import { DatabaseModule } from '@arrbiter/server/database';
 import { GatewayModule } from '@arrbiter/server/gateway';
+import { HistoryModule } from '@arrbiter/server/history';
+import { TemplatesModule } from '@arrbiter/server/templates';
 import { HealthModule } from '@arrbiter/server/health';
 import { AllExceptionsFilter, buildLoggerOptions } from '@arrbiter/server/http';
 import { ProxiesModule } from '@arrbiter/server/proxies';
@@ -19,6 +21,8 @@ import { ENTITIES } from './entities';
 export interface AppModuleOptions {
   /** Where log lines go (stdout by default). */
   logDestination?: DestinationStream;
+  /** The server's clock (tests pass a `TestClock` to move time). */
+  clock?: Clock;
 }
 
 /** Wiring only: configuration, database, logging, the global pipeline and the domain modules. */
@@ -28,10 +32,11 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, options.clock),
         LoggerModule.forRoot(buildLoggerOptions({ level: config.logLevel, destination: options.logDestination })),
         DatabaseModule.forRoot({ entities: ENTITIES }),
         CryptoModule,
+        HistoryModule,
         GatewayModule,
         AuthModule,
         HealthModule,
@@ -40,6 +45,7 @@ export class AppModule {
         AppsModule,
         ProxiesModule,
         WarningsModule,
+        TemplatesModule,
       ],
       providers: [
         {

@@ -2,7 +2,9 @@ import { AppEntity } from '@arrbiter/server/apps';
 import { AUTH_ENTITIES } from '@arrbiter/server/auth';
 import { OpenApiDocumentEntity } from '@arrbiter/server/catalog';
 import { ProxyEntity } from '@arrbiter/server/proxies';
+import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history';
 import { ServiceEntity } from '@arrbiter/server/services';
+import { TemplateEntity } from '@arrbiter/server/templates';
 import { AccessWarningEntity } from '@arrbiter/server/warnings';
 
 /** Every entity of every domain: what the DataSource maps and what migrations must match. */
@@ -13,4 +15,7 @@ export const ENTITIES = [
   AppEntity,
   ProxyEntity,
   AccessWarningEntity,
+  TemplateEntity,
+  RevisionEntity,
+  ChangeEntity,
 ];

@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppConfig, loadConfig } from '@arrbiter/server/config';
+import { AppConfig, loadConfig, TestClock } from '@arrbiter/server/config';
 import request from 'supertest';
 import { createApp } from '../app/create-app';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
@@ -17,6 +17,8 @@ export interface AdminClient {
 export interface TestApp {
   app: NestExpressApplication;
   config: AppConfig;
+  /** The server's clock: `advance()` moves time for deadlines. */
+  clock: TestClock;
   database: TestDatabase;
   /** Every log line written so far, as raw JSON text. */
   logs: string[];
@@ -42,9 +44,10 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
     ...env,
   });
   const logs: string[] = [];
+  const clock = new TestClock();
   let app: NestExpressApplication;
   try {
-    app = await createApp(config, { logDestination: { write: (line: string) => logs.push(line) } });
+    app = await createApp(config, { logDestination: { write: (line: string) => logs.push(line) }, clock });
     await app.init();
   } catch (error) {
     await database.drop();
@@ -63,6 +66,7 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
   return {
     app,
     config,
+    clock,
     database,
     logs,
     http,

@@ -2,3 +2,4 @@ export * from './lib/app-config';
 export * from './lib/config-error';
 export * from './lib/config.module';
 export * from './lib/load-config';
+export * from './lib/clock';

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import type { AppDto } from '@arrbiter/contracts';
+import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
 import { AppsService } from './apps.service';
 import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
 
@@ -13,8 +14,8 @@ export class AppsController {
   }
 
   @Post()
-  create(@Body() dto: CreateAppDto): Promise<AppDto> {
-    return this.apps.create(dto);
+  create(@Body() dto: CreateAppDto, @CurrentAdmin() admin: AdminPrincipal): Promise<AppDto> {
+    return this.apps.create(dto, admin.username);
   }
 
   @Get(':id')
@@ -23,13 +24,17 @@ export class AppsController {
   }
 
   @Patch(':id')
-  update(@Param('id', ParseUUIDPipe) id: string, @Body() dto: UpdateAppDto): Promise<AppDto> {
-    return this.apps.update(id, dto);
+  update(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateAppDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<AppDto> {
+    return this.apps.update(id, dto, admin.username);
   }
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
-    return this.apps.remove(id);
+  remove(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.apps.remove(id, admin.username);
   }
 }

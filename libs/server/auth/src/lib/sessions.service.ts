@@ -54,7 +54,12 @@ export class SessionsService {
     return { id: session.adminUser.id, username: session.adminUser.username, sessionId: id };
   }
 
-  async revoke(token: string): Promise<void> {
-    await this.sessions.delete({ id: keyDigest(token) });
+  /** Ends a session; returns whose it was (undefined when there was none). */
+  async revoke(token: string): Promise<string | undefined> {
+    const id = keyDigest(token);
+    const session = await this.sessions.findOne({ where: { id }, relations: { adminUser: true } });
+    if (!session) return undefined;
+    await this.sessions.delete({ id });
+    return session.adminUser?.username;
   }
 }

@@ -1,3 +1,4 @@
+import type { Grant } from '@arrbiter/contracts';
 import { HTTP_METHODS, HttpMethod, isHttpMethod } from './http-method';
 import { isRoutePath, routeShape } from './route-path';
 
@@ -16,6 +17,53 @@ export function effectiveAllowlist(template: AllowlistMap, overrides: AllowlistM
   const result: AllowlistMap = {};
   for (const [path, methods] of byShape.values()) {
     if (methods.length > 0) result[path] = [...new Set(methods)].sort();
+  }
+  return result;
+}
+
+/** Every (path, method) an allowlist grants, keyed by route shape and method. */
+function grantMap(allowlist: AllowlistMap): Map<string, Grant> {
+  const grants = new Map<string, Grant>();
+  for (const [path, methods] of Object.entries(allowlist)) {
+    const shape = routeShape(path);
+    for (const method of methods) grants.set(`${shape} ${method}`, { path, method });
+  }
+  return grants;
+}
+
+function byPathThenMethod(a: Grant, b: Grant): number {
+  return a.path.localeCompare(b.path) || a.method.localeCompare(b.method);
+}
+
+/** The grants of an allowlist, sorted by path then method. */
+export function grantsOf(allowlist: AllowlistMap): Grant[] {
+  return [...grantMap(allowlist).values()].sort(byPathThenMethod);
+}
+
+/** What changed from one effective allowlist to another (paths compared by route shape). */
+export function diffGrants(before: AllowlistMap, after: AllowlistMap): { added: Grant[]; removed: Grant[] } {
+  const old = grantMap(before);
+  const now = grantMap(after);
+  const added = [...now].filter(([key]) => !old.has(key)).map(([, grant]) => grant);
+  const removed = [...old].filter(([key]) => !now.has(key)).map(([, grant]) => grant);
+  return { added: added.sort(byPathThenMethod), removed: removed.sort(byPathThenMethod) };
+}
+
+/**
+ * Adds grants to overrides on top of the effective allowlist: each granted path's override becomes
+ * its effective methods plus the new one, so nothing the template granted for that path is lost.
+ */
+export function withGrants(template: AllowlistMap, overrides: AllowlistMap, grants: readonly Grant[]): AllowlistMap {
+  const effective = effectiveAllowlist(template, overrides);
+  const effectiveByShape = new Map(Object.entries(effective).map(([path, methods]) => [routeShape(path), methods]));
+  const overridePathByShape = new Map(Object.keys(overrides).map((path) => [routeShape(path), path]));
+  const result: AllowlistMap = { ...overrides };
+  for (const grant of grants) {
+    const shape = routeShape(grant.path);
+    const path = overridePathByShape.get(shape) ?? grant.path;
+    const current = result[path] ?? effectiveByShape.get(shape) ?? [];
+    result[path] = [...new Set([...current, grant.method])].sort();
+    overridePathByShape.set(shape, path);
   }
   return result;
 }

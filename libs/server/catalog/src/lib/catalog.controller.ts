@@ -1,10 +1,15 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import type { OpenApiDocumentDto } from '@arrbiter/contracts';
+import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { ChangesService } from '@arrbiter/server/history';
 import { CatalogService } from './catalog.service';
 
 @Controller('api/admin/v1/openapi')
 export class CatalogController {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly audit: ChangesService,
+  ) {}
 
   @Get()
   list(): Promise<OpenApiDocumentDto[]> {
@@ -13,11 +18,20 @@ export class CatalogController {
 
   /** Uploads the OpenAPI description of one API version of a service type (e.g. `sonarr`/`v5`). */
   @Put(':serviceType/:apiVersion')
-  upload(
+  async upload(
     @Param('serviceType') serviceType: string,
     @Param('apiVersion') apiVersion: string,
     @Body() document: unknown,
+    @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<OpenApiDocumentDto> {
-    return this.catalog.upload(serviceType, apiVersion, document);
+    const stored = await this.catalog.upload(serviceType, apiVersion, document);
+    await this.audit.record({
+      actor: admin.username,
+      action: 'openapi.uploaded',
+      objectType: 'openapi',
+      objectName: `${stored.serviceType} ${stored.apiVersion}`,
+      summary: `OpenAPI description of ${stored.serviceType} ${stored.apiVersion} uploaded (${stored.routes} routes)`,
+    });
+    return stored;
   }
 }

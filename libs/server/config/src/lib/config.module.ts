@@ -1,11 +1,19 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig } from './app-config';
+import { Clock } from './clock';
 
 /** Provides the validated `AppConfig` to every module; the config is loaded once, before Nest starts. */
 @Global()
 @Module({})
 export class ConfigModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }], exports: [AppConfig] };
+  static forRoot(config: AppConfig, clock: Clock = new Clock()): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useValue: clock },
+      ],
+      exports: [AppConfig, Clock],
+    };
   }
 }

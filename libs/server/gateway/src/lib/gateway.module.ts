@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '@arrbiter/server/catalog';
+import { TemplatesModule } from '@arrbiter/server/templates';
 import { WarningsModule } from '@arrbiter/server/warnings';
 import { AccessLog } from './access-log';
 import { ProxyAccess } from './proxy-access';
@@ -9,7 +10,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
 
 /** The proxy route: the hot path, served from memory in front of Express. */
 @Module({
-  imports: [CatalogModule, WarningsModule],
+  imports: [CatalogModule, TemplatesModule, WarningsModule],
   providers: [AccessLog, ProxyRegistry, ProxyAccess, UpstreamForwarder, ProxyGateway],
   exports: [ProxyRegistry],
 })

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@arrbiter/server/config';
 import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
 import { digestsEqual, keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
 import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
@@ -11,16 +12,29 @@ export type AccessDecision =
   | { outcome: 'unauthorized'; slug: string }
   | { outcome: 'bad-path'; proxy: ProxyState; reason: string }
   | { outcome: 'forbidden'; proxy: ProxyState; method: string; path: string; route: ResolvedRoute | undefined }
-  | ({ outcome: 'allowed' } & AllowedRequest);
+  | ({ outcome: 'allowed' } & AllowedRequest)
+  /** Outside the allowlist, forwarded anyway: the proxy is in learning mode. */
+  | {
+      outcome: 'learned';
+      proxy: ProxyState;
+      method: string;
+      path: string;
+      query: string;
+      route: ResolvedRoute | undefined;
+    };
 
 /**
  * The checks of the proxy route (design §3), in order: credential, app and proxy state, canonical
- * path, route resolution, allowlist. Pure and in memory: shared by the HTTP guard and the upgrade
+ * path, route resolution, allowlist (a proxy in learning mode lets what the allowlist refuses through,
+ * until its deadline). Pure and in memory: shared by the HTTP guard and the upgrade
  * handler, and never a database query.
  */
 @Injectable()
 export class ProxyAccess {
-  constructor(private readonly registry: ProxyRegistry) {}
+  constructor(
+    private readonly registry: ProxyRegistry,
+    private readonly clock: Clock,
+  ) {}
 
   check(method: string, url: string, headers: IncomingHttpHeaders): AccessDecision {
     const target = splitProxyUrl(url);
@@ -48,6 +62,8 @@ export class ProxyAccess {
       proxy.extraRoutes?.resolve(canonical.segments, verb),
     );
     if (!route || !proxy.allowlist.allows(route.shape, verb)) {
+      if (proxy.learningUntil > 0 && this.clock.now() < proxy.learningUntil)
+        return { outcome: 'learned', proxy, method: verb, path: canonical.path, query, route };
       return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route };
     }
     return { outcome: 'allowed', proxy, path: canonical.path, query, route };

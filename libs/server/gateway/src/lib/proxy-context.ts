@@ -20,4 +20,6 @@ export interface AccessLogFields {
   route?: string | null;
   outcome: 'unauthorized' | 'bad-path' | 'forbidden' | 'forwarded' | 'upstream-unreachable' | 'upstream-timeout';
   upstreamMs?: number;
+  /** Outside the allowlist, forwarded because the proxy was learning. */
+  learned?: boolean;
 }

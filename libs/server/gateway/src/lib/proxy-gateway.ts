@@ -137,14 +137,17 @@ export class ProxyGateway implements OnApplicationBootstrap {
         });
         this.recordWarning(decision);
         return sendProblem(res, 403, FORBIDDEN_DETAIL);
+      case 'learned':
       case 'allowed': {
+        if (decision.outcome === 'learned') this.recordWarning(decision);
         const fields: AccessLogFields = {
           method,
           app: decision.proxy.appSlug,
           proxyId: decision.proxy.id,
           path: decision.path,
-          route: decision.route.path,
+          route: decision.route?.path ?? null,
           outcome: 'forwarded',
+          ...(decision.outcome === 'learned' ? { learned: true } : {}),
         };
         this.accessLog.track(req, res, fields);
         const started = performance.now();
@@ -171,7 +174,9 @@ export class ProxyGateway implements OnApplicationBootstrap {
       case 'forbidden':
         this.recordWarning(decision);
         return refuseUpgrade(socket, 403);
+      case 'learned':
       case 'allowed':
+        if (decision.outcome === 'learned') this.recordWarning(decision);
         return this.forwarder.upgrade(
           req,
           socket,
@@ -184,8 +189,9 @@ export class ProxyGateway implements OnApplicationBootstrap {
     }
   }
 
-  private recordWarning(decision: Extract<AccessDecision, { outcome: 'forbidden' }>): void {
+  private recordWarning(decision: Extract<AccessDecision, { outcome: 'forbidden' | 'learned' }>): void {
     this.warnings.record({
+      learned: decision.outcome === 'learned',
       proxyId: decision.proxy.id,
       appId: decision.proxy.appId,
       method: decision.method,

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppEntity } from '@arrbiter/server/apps';
 import {
+  AllowlistMap,
   CatalogService,
   CompiledAllowlist,
   effectiveAllowlist,
@@ -11,6 +12,7 @@ import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { Change, ChangeBus } from '@arrbiter/server/database';
 import { ProxyEntity } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServiceEntity } from '@arrbiter/server/services';
+import { TemplatesService } from '@arrbiter/server/templates';
 import { DataSource } from 'typeorm';
 
 /** An upstream, ready to forward to. */
@@ -33,6 +35,8 @@ export interface ProxyState {
   appSlug: string;
   keyDigest: string;
   active: boolean;
+  /** Learning mode's deadline in epoch milliseconds; 0 when not learning. */
+  learningUntil: number;
   service: ServiceState;
   allowlist: CompiledAllowlist;
   /** Allowlist paths the catalog does not know, as routes of their own (undefined when none). */
@@ -43,6 +47,7 @@ export interface AppState {
   id: string;
   slug: string;
   active: boolean;
+  templateId: string | null;
   /** Active or not, by key digest. */
   proxies: Map<string, ProxyState>;
 }
@@ -54,6 +59,8 @@ interface Snapshot {
   proxiesById: Map<string, ProxyState>;
   services: Map<string, ServiceState>;
   upstreamKeyDigests: Set<string>;
+  /** Template blocks by template id, then service type. */
+  templates: Map<string, Record<string, AllowlistMap>>;
 }
 
 const EMPTY: Snapshot = {
@@ -62,6 +69,7 @@ const EMPTY: Snapshot = {
   proxiesById: new Map(),
   services: new Map(),
   upstreamKeyDigests: new Set(),
+  templates: new Map(),
 };
 
 /**
@@ -85,6 +93,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly catalog: CatalogService,
+    private readonly templates: TemplatesService,
     private readonly secrets: SecretBox,
     changes: ChangeBus,
   ) {
@@ -158,7 +167,13 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       snapshot.appsById.delete(id);
     }
     if (!row) return;
-    const app: AppState = { id: row.id, slug: row.slug, active: row.active, proxies: new Map() };
+    const app: AppState = {
+      id: row.id,
+      slug: row.slug,
+      active: row.active,
+      templateId: row.templateId,
+      proxies: new Map(),
+    };
     for (const proxy of proxies) this.addProxy(snapshot, app, proxy);
     snapshot.apps.set(app.slug, app);
     snapshot.appsById.set(app.id, app);
@@ -173,8 +188,13 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       appSlug: app.slug,
       keyDigest: proxy.keyDigest,
       active: proxy.active,
+      learningUntil: proxy.learningUntil?.getTime() ?? 0,
       service,
-      ...this.compile(service, proxy.overrides),
+      ...this.compile(
+        service,
+        (app.templateId && snapshot.templates.get(app.templateId)?.[service.type]) || {},
+        proxy.overrides,
+      ),
     };
     app.proxies.set(proxy.keyDigest, state);
     snapshot.proxiesById.set(proxy.id, state);
@@ -182,15 +202,15 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
 
   private compile(
     service: ServiceState,
-    overrides: Record<string, string[]>,
+    template: AllowlistMap,
+    overrides: AllowlistMap,
   ): Pick<ProxyState, 'allowlist' | 'extraRoutes'> {
-    // Template blocks arrive with templates; until then the overrides are the whole allowlist.
-    const key = `${service.id}|${JSON.stringify(overrides)}`;
+    const key = `${service.id}|${JSON.stringify(template)}|${JSON.stringify(overrides)}`;
     let compiled = this.compiled.get(key);
     if (!compiled) {
       // Saved configurations accumulate between full rebuilds: keep the cache bounded.
       if (this.compiled.size >= 100_000) this.compiled.clear();
-      const allowlist = new CompiledAllowlist(effectiveAllowlist({}, overrides));
+      const allowlist = new CompiledAllowlist(effectiveAllowlist(template, overrides));
       const unknown = allowlist.paths.filter((path) => !service.catalog.hasShape(routeShape(path)));
       compiled = {
         allowlist,
@@ -205,10 +225,11 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     this.compiled = new Map();
     const started = performance.now();
     await this.catalog.ready();
-    const [apps, proxies, services] = await Promise.all([
+    const [apps, proxies, services, templates] = await Promise.all([
       this.dataSource.getRepository(AppEntity).find(),
       this.dataSource.getRepository(ProxyEntity).find(),
       this.dataSource.getRepository(ServiceEntity).find(),
+      this.templates.allBlocks(),
     ]);
     const matchers = new Map<string, RouteMatcher>();
     const serviceStates = new Map<string, ServiceState>();
@@ -240,9 +261,16 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       proxiesById: new Map(),
       services: serviceStates,
       upstreamKeyDigests,
+      templates,
     };
     for (const app of apps) {
-      const state: AppState = { id: app.id, slug: app.slug, active: app.active, proxies: new Map() };
+      const state: AppState = {
+        id: app.id,
+        slug: app.slug,
+        active: app.active,
+        templateId: app.templateId,
+        proxies: new Map(),
+      };
       snapshot.apps.set(app.slug, state);
       snapshot.appsById.set(app.id, state);
     }

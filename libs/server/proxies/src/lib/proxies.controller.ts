@@ -10,9 +10,21 @@ import {
   Patch,
   Post,
   Put,
+  Query,
 } from '@nestjs/common';
-import type { AllowlistResponse, ProxyConnectionDto, ProxyDto, RotateKeyResponse } from '@arrbiter/contracts';
-import { CreateProxyDto, ProxyConfigDto, UpdateProxyDto } from './dto/proxy.dto';
+import type {
+  AllowlistResponse,
+  EndpointsResponse,
+  Page,
+  ProxyConnectionDto,
+  ProxyDto,
+  RevisionDiffResponse,
+  RevisionDto,
+  RotateKeyResponse,
+} from '@arrbiter/contracts';
+import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { PageQueryDto } from '@arrbiter/server/http';
+import { CreateProxyDto, EndpointsQueryDto, ProxyConfigDto, StartLearningDto, UpdateProxyDto } from './dto/proxy.dto';
 import { ProxiesService } from './proxies.service';
 
 @Controller('api/admin/v1')
@@ -25,8 +37,12 @@ export class ProxiesController {
   }
 
   @Post('apps/:appId/proxies')
-  create(@Param('appId', ParseUUIDPipe) appId: string, @Body() dto: CreateProxyDto): Promise<ProxyConnectionDto> {
-    return this.proxies.create(appId, dto);
+  create(
+    @Param('appId', ParseUUIDPipe) appId: string,
+    @Body() dto: CreateProxyDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<ProxyConnectionDto> {
+    return this.proxies.create(appId, dto, admin.username);
   }
 
   @Get('proxies/:id')
@@ -35,29 +51,80 @@ export class ProxiesController {
   }
 
   @Patch('proxies/:id')
-  update(@Param('id', ParseUUIDPipe) id: string, @Body() dto: UpdateProxyDto): Promise<ProxyDto> {
-    return this.proxies.setActive(id, dto.active);
+  update(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateProxyDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<ProxyDto> {
+    return this.proxies.setActive(id, dto.active, admin.username);
   }
 
   @Delete('proxies/:id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
-    return this.proxies.remove(id);
+  remove(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.proxies.remove(id, admin.username);
   }
 
   @Post('proxies/:id/rotate-key')
   @HttpCode(HttpStatus.OK)
-  rotateKey(@Param('id', ParseUUIDPipe) id: string): Promise<RotateKeyResponse> {
-    return this.proxies.rotateKey(id);
+  rotateKey(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<RotateKeyResponse> {
+    return this.proxies.rotateKey(id, admin.username);
   }
 
   @Put('proxies/:id/config')
-  saveConfig(@Param('id', ParseUUIDPipe) id: string, @Body() dto: ProxyConfigDto): Promise<AllowlistResponse> {
-    return this.proxies.saveConfig(id, dto);
+  saveConfig(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: ProxyConfigDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<AllowlistResponse> {
+    return this.proxies.saveConfig(id, dto, admin.username);
   }
 
   @Get('proxies/:id/allowlist')
   allowlist(@Param('id', ParseUUIDPipe) id: string): Promise<AllowlistResponse> {
     return this.proxies.allowlist(id);
+  }
+
+  @Get('proxies/:id/endpoints')
+  endpoints(@Param('id', ParseUUIDPipe) id: string, @Query() query: EndpointsQueryDto): Promise<EndpointsResponse> {
+    return this.proxies.endpoints(id, query);
+  }
+
+  @Get('proxies/:id/revisions')
+  revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto): Promise<Page<RevisionDto>> {
+    return this.proxies.listRevisions(id, query);
+  }
+
+  @Get('proxies/:id/revisions/:revisionId/diff')
+  revisionDiff(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('revisionId', ParseUUIDPipe) revisionId: string,
+  ): Promise<RevisionDiffResponse> {
+    return this.proxies.revisionDiff(id, revisionId);
+  }
+
+  @Post('proxies/:id/revisions/:revisionId/restore')
+  @HttpCode(HttpStatus.OK)
+  restore(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('revisionId', ParseUUIDPipe) revisionId: string,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<RevisionDto> {
+    return this.proxies.restore(id, revisionId, admin.username);
+  }
+
+  @Post('proxies/:id/learning')
+  @HttpCode(HttpStatus.OK)
+  startLearning(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: StartLearningDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<ProxyDto> {
+    return this.proxies.startLearning(id, new Date(dto.until), admin.username);
+  }
+
+  @Delete('proxies/:id/learning')
+  stopLearning(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDto> {
+    return this.proxies.stopLearning(id, admin.username);
   }
 }

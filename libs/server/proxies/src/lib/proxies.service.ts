@@ -2,23 +2,42 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import type {
   AllowlistMap,
   AllowlistResponse,
+  EndpointsResponse,
+  Grant,
+  Page,
   ProxyConnectionDto,
   ProxyDto,
+  RevisionDiffResponse,
+  RevisionDto,
+  RevisionKind,
   RotateKeyResponse,
 } from '@arrbiter/contracts';
 import { AppEntity, AppsService } from '@arrbiter/server/apps';
-import { effectiveAllowlist, overrideProblems } from '@arrbiter/server/catalog';
-import { AppConfig } from '@arrbiter/server/config';
+import { CatalogService, diffGrants, effectiveAllowlist, overrideProblems, withGrants } from '@arrbiter/server/catalog';
+import { AppConfig, Clock } from '@arrbiter/server/config';
 import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
-import { isUniqueViolation } from '@arrbiter/server/http';
+import {
+  ChangesService,
+  RevisionEntity,
+  RevisionsService,
+  SYSTEM_ACTOR,
+  toRevisionDto,
+} from '@arrbiter/server/history';
+import { isUniqueViolation, PageQueryDto } from '@arrbiter/server/http';
 import { ServiceEntity } from '@arrbiter/server/services';
-import { DataSource, Repository } from 'typeorm';
+import { TemplatesService } from '@arrbiter/server/templates';
+import { DataSource, EntityManager, LessThanOrEqual, Repository } from 'typeorm';
 import { CreateProxyDto, ProxyConfigDto } from './dto/proxy.dto';
 import { ProxyEntity } from './entities/proxy.entity';
+import { buildEndpoints, catalogTags, EndpointQuery } from './endpoints';
+import { summarize } from './summary';
 
 /** The purpose a proxy key is encrypted for (bound into the ciphertext). */
 export const PROXY_KEY_PURPOSE = 'proxy-key';
+
+/** The longest a proxy may stay in learning mode. */
+export const MAX_LEARNING_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function toProxyDto(proxy: ProxyEntity): ProxyDto {
   return {
@@ -26,25 +45,64 @@ export function toProxyDto(proxy: ProxyEntity): ProxyDto {
     appId: proxy.appId,
     serviceId: proxy.serviceId,
     active: proxy.active,
+    learningUntil: proxy.learningUntil?.toISOString() ?? null,
     createdAt: proxy.createdAt.toISOString(),
     updatedAt: proxy.updatedAt.toISOString(),
   };
 }
 
+/** Methods sorted, paths in a stable order: equal configurations store equal JSON. */
+function normalise(overrides: AllowlistMap): AllowlistMap {
+  return Object.fromEntries(
+    Object.entries(overrides)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, methods]) => [path, [...new Set(methods)].sort()]),
+  );
+}
+
+function grantList(grants: readonly Grant[]): string {
+  const shown = grants.slice(0, 5).map((g) => `${g.method.toUpperCase()} ${g.path}`);
+  return grants.length > 5 ? `${shown.join(', ')} and ${grants.length - 5} more` : shown.join(', ');
+}
+
+/** A proxy with what its allowlist is computed from, inside a transaction. */
+export interface ProxyContext {
+  proxy: ProxyEntity;
+  app: AppEntity;
+  service: ServiceEntity;
+  /** The app's template block for the service's type ({} without a template). */
+  template: AllowlistMap;
+}
+
+/** One change of a proxy's overrides or active state, recorded as a revision. */
+export interface Revise {
+  kind: RevisionKind;
+  actor: string;
+  /** Audit action, e.g. `proxy.config-saved`. */
+  action: string;
+  /** Sets the new overrides and active state on `context.proxy`; restores return the restored revision's id. */
+  apply: (context: ProxyContext, manager: EntityManager) => Promise<{ restoredFrom: string }> | void;
+  /** More writes in the same transaction (a warning's status). */
+  alongside?: (manager: EntityManager, context: ProxyContext) => Promise<void>;
+}
+
 @Injectable()
 export class ProxiesService {
   private readonly proxies: Repository<ProxyEntity>;
-  private readonly services: Repository<ServiceEntity>;
 
   constructor(
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly apps: AppsService,
+    private readonly templates: TemplatesService,
+    private readonly catalog: CatalogService,
+    private readonly revisions: RevisionsService,
+    private readonly audit: ChangesService,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
     private readonly changes: ChangeBus,
   ) {
     this.proxies = dataSource.getRepository(ProxyEntity);
-    this.services = dataSource.getRepository(ServiceEntity);
   }
 
   async listForApp(appId: string): Promise<ProxyDto[]> {
@@ -53,27 +111,50 @@ export class ProxiesService {
   }
 
   /** Gives an app access to a service with a new key (one proxy per service per app). */
-  async create(appId: string, dto: CreateProxyDto): Promise<ProxyConnectionDto> {
-    const app = await this.apps.find(appId);
-    if (!(await this.services.existsBy({ id: dto.serviceId }))) throw new NotFoundException('No such service');
+  async create(appId: string, dto: CreateProxyDto, actor: string): Promise<ProxyConnectionDto> {
     const key = generateProxyKey();
-    let proxy: ProxyEntity;
-    try {
-      proxy = await this.proxies.save(
-        this.proxies.create({
-          appId,
-          serviceId: dto.serviceId,
-          active: true,
-          keyDigest: keyDigest(key),
-          keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE),
-          overrides: {},
-        }),
+    const { proxy, app } = await this.dataSource.transaction(async (manager) => {
+      const app = await this.apps.find(appId, manager);
+      const service = await manager.getRepository(ServiceEntity).findOneBy({ id: dto.serviceId });
+      if (!service) throw new NotFoundException('No such service');
+      const repository = manager.getRepository(ProxyEntity);
+      let proxy: ProxyEntity;
+      try {
+        proxy = await repository.save(
+          repository.create({
+            appId,
+            serviceId: dto.serviceId,
+            active: true,
+            keyDigest: keyDigest(key),
+            keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE),
+            overrides: {},
+            learningUntil: null,
+          }),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new ConflictException(`The app "${app.name}" already has a proxy for this service`);
+        throw error;
+      }
+      const template = await this.templates.block(app.templateId, service.type, manager);
+      // The first revision: what the proxy started with, so that it can be restored later.
+      const summary = summarize(
+        'manual',
+        {
+          effectiveBefore: {},
+          effectiveAfter: effectiveAllowlist(template, {}),
+          activeBefore: true,
+          activeAfter: true,
+        },
+        'Proxy created',
       );
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new ConflictException(`The app "${app.name}" already has a proxy for this service`);
-      throw error;
-    }
+      await this.revisions.record(
+        { proxyId: proxy.id, kind: 'manual', overrides: {}, active: true, author: actor, summary },
+        manager,
+      );
+      await this.record(manager, actor, 'proxy.created', { proxy, app, service }, summary.text);
+      return { proxy, app };
+    });
     await this.changes.publish('proxies', proxy.id);
     return this.connection(proxy, app, key);
   }
@@ -88,70 +169,290 @@ export class ProxiesService {
     );
   }
 
-  async setActive(id: string, active: boolean): Promise<ProxyDto> {
-    const proxy = await this.find(id);
-    proxy.active = active;
-    await this.proxies.save(proxy);
-    await this.changes.publish('proxies', id);
-    return toProxyDto(proxy);
+  async setActive(id: string, active: boolean, actor: string): Promise<ProxyDto> {
+    const { context } = await this.revise(id, {
+      kind: 'manual',
+      actor,
+      action: active ? 'proxy.activated' : 'proxy.deactivated',
+      apply: ({ proxy }) => {
+        proxy.active = active;
+      },
+    });
+    return toProxyDto(context.proxy);
   }
 
   /** A new key; the old one stops working before this returns. */
-  async rotateKey(id: string): Promise<RotateKeyResponse> {
-    await this.find(id);
+  async rotateKey(id: string, actor: string): Promise<RotateKeyResponse> {
     const key = generateProxyKey();
-    await this.proxies.update(
-      { id },
-      { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) },
-    );
+    await this.dataSource.transaction(async (manager) => {
+      const context = await this.context(manager, id);
+      await manager
+        .getRepository(ProxyEntity)
+        .update({ id }, { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) });
+      await this.record(manager, actor, 'proxy.key-rotated', context, 'Key rotated: the old key no longer works');
+    });
     await this.changes.publish('proxies', id);
     return { key };
   }
 
-  async remove(id: string): Promise<void> {
-    await this.find(id);
-    await this.proxies.delete({ id });
+  async remove(id: string, actor: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const context = await this.context(manager, id);
+      await manager.getRepository(ProxyEntity).delete({ id });
+      await this.record(manager, actor, 'proxy.deleted', context, 'Proxy deleted: its key no longer works');
+    });
     await this.changes.publish('proxies', id);
   }
 
-  /** Saves the overrides and the active state together; the next request sees them. */
-  async saveConfig(id: string, dto: ProxyConfigDto): Promise<AllowlistResponse> {
+  /** Saves the overrides and the active state together (a `manual` revision); the next request sees them. */
+  async saveConfig(id: string, dto: ProxyConfigDto, actor: string): Promise<AllowlistResponse> {
     const problems = overrideProblems(dto.overrides);
     if (problems.length > 0) throw new BadRequestException(problems);
-    const proxy = await this.find(id);
-    proxy.overrides = normalise(dto.overrides);
-    proxy.active = dto.active;
-    await this.proxies.save(proxy);
-    await this.changes.publish('proxies', id);
-    return this.allowlistOf(proxy);
+    const overrides = normalise(dto.overrides);
+    const { context } = await this.revise(id, {
+      kind: 'manual',
+      actor,
+      action: 'proxy.config-saved',
+      apply: ({ proxy }) => {
+        proxy.overrides = overrides;
+        proxy.active = dto.active;
+      },
+    });
+    return this.allowlistOf(context);
   }
 
   async allowlist(id: string): Promise<AllowlistResponse> {
-    return this.allowlistOf(await this.find(id));
+    return this.allowlistOf(await this.context(this.dataSource.manager, id));
   }
 
-  async find(id: string): Promise<ProxyEntity> {
-    const proxy = await this.proxies.findOneBy({ id });
+  /** The permission catalog: per catalog route and method, template / override / effective; then unknown paths. */
+  async endpoints(id: string, query: EndpointQuery): Promise<EndpointsResponse> {
+    const { proxy, app, service, template } = await this.context(this.dataSource.manager, id);
+    await this.catalog.ready();
+    const routes = this.catalog.routesFor(service.type, service.apiVersions);
+    return {
+      serviceType: service.type,
+      templateId: app.templateId,
+      tags: catalogTags(routes),
+      items: buildEndpoints(routes, template, proxy.overrides, query),
+    };
+  }
+
+  /**
+   * Adds grants on top of the effective allowlist (nothing the template grants for those paths is
+   * lost), as one revision of the given kind.
+   */
+  async grant(
+    id: string,
+    grants: readonly Grant[],
+    actor: string,
+    alongside?: Revise['alongside'],
+  ): Promise<RevisionDto> {
+    const { revision } = await this.revise(id, {
+      kind: 'warning-grant',
+      actor,
+      action: 'proxy.granted-from-warnings',
+      apply: ({ proxy, template }) => {
+        proxy.overrides = normalise(withGrants(template, proxy.overrides, grants));
+      },
+      alongside,
+    });
+    return toRevisionDto(revision);
+  }
+
+  async listRevisions(id: string, query: PageQueryDto): Promise<Page<RevisionDto>> {
+    await this.find(id);
+    return this.revisions.list(id, query);
+  }
+
+  /** A revision against the current configuration: what restoring it would change. */
+  async revisionDiff(id: string, revisionId: string): Promise<RevisionDiffResponse> {
+    const context = await this.context(this.dataSource.manager, id);
+    const revision = await this.revisions.find(id, revisionId);
+    const effective = effectiveAllowlist(context.template, context.proxy.overrides);
+    const restored = effectiveAllowlist(context.template, revision.overrides);
+    return {
+      revision: toRevisionDto(revision),
+      current: { overrides: context.proxy.overrides, active: context.proxy.active, effective },
+      restored,
+      ...diffGrants(effective, restored),
+    };
+  }
+
+  /**
+   * Sets the overrides and active state of a revision over the current template (a `restore`
+   * revision). Keys, templates and other proxies are never touched.
+   */
+  async restore(id: string, revisionId: string, actor: string): Promise<RevisionDto> {
+    const { revision } = await this.revise(id, {
+      kind: 'restore',
+      actor,
+      action: 'proxy.revision-restored',
+      apply: async ({ proxy }, manager) => {
+        const source = await this.revisions.find(id, revisionId, manager);
+        proxy.overrides = source.overrides;
+        proxy.active = source.active;
+        return { restoredFrom: source.id };
+      },
+    });
+    return toRevisionDto(revision);
+  }
+
+  /** Puts a proxy in learning mode until `until` (in the future, at most 7 days ahead). */
+  async startLearning(id: string, until: Date, actor: string): Promise<ProxyDto> {
+    const now = this.clock.now();
+    if (Number.isNaN(until.getTime())) throw new BadRequestException(['until must be an ISO 8601 time']);
+    if (until.getTime() <= now) throw new BadRequestException(['until must be in the future']);
+    if (until.getTime() > now + MAX_LEARNING_MS) throw new BadRequestException(['until must be at most 7 days ahead']);
+    const proxy = await this.dataSource.transaction(async (manager) => {
+      const context = await this.context(manager, id, true);
+      context.proxy.learningUntil = until;
+      await manager.getRepository(ProxyEntity).save(context.proxy);
+      await this.record(
+        manager,
+        actor,
+        'proxy.learning-started',
+        context,
+        `Learning mode until ${until.toISOString()}: refused requests are forwarded and recorded as learned warnings`,
+      );
+      return context.proxy;
+    });
+    await this.changes.publish('proxies', id);
+    return toProxyDto(proxy);
+  }
+
+  async stopLearning(id: string, actor: string): Promise<ProxyDto> {
+    const proxy = await this.dataSource.transaction(async (manager) => {
+      const context = await this.context(manager, id, true);
+      if (context.proxy.learningUntil === null) return context.proxy;
+      context.proxy.learningUntil = null;
+      await manager.getRepository(ProxyEntity).save(context.proxy);
+      await this.record(manager, actor, 'proxy.learning-stopped', context, 'Learning mode stopped');
+      return context.proxy;
+    });
+    await this.changes.publish('proxies', id);
+    return toProxyDto(proxy);
+  }
+
+  /** Ends learning mode on every proxy whose deadline has passed; each end is a recent change. */
+  async endExpiredLearning(): Promise<string[]> {
+    const ended = await this.dataSource.transaction(async (manager) => {
+      const due = await manager.getRepository(ProxyEntity).find({
+        where: { learningUntil: LessThanOrEqual(this.clock.date()) },
+        lock: { mode: 'pessimistic_write' },
+      });
+      for (const proxy of due) {
+        const deadline = proxy.learningUntil?.toISOString() ?? '';
+        proxy.learningUntil = null;
+        await manager.getRepository(ProxyEntity).save(proxy);
+        const context = await this.context(manager, proxy.id);
+        await this.record(
+          manager,
+          SYSTEM_ACTOR,
+          'proxy.learning-ended',
+          context,
+          `Learning mode ended at its deadline (${deadline})`,
+        );
+      }
+      return due.map((proxy) => proxy.id);
+    });
+    for (const id of ended) await this.changes.publish('proxies', id);
+    return ended;
+  }
+
+  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<ProxyEntity> {
+    const proxy = await manager.getRepository(ProxyEntity).findOneBy({ id });
     if (!proxy) throw new NotFoundException('No such proxy');
     return proxy;
   }
 
-  private allowlistOf(proxy: ProxyEntity): AllowlistResponse {
-    // Template blocks arrive with templates; until then every proxy inherits nothing.
-    const template: AllowlistMap = {};
+  /** The proxy, its app and service, and its template block; `lock` holds the proxy row until commit. */
+  async context(manager: EntityManager, id: string, lock = false): Promise<ProxyContext> {
+    const proxy = await manager
+      .getRepository(ProxyEntity)
+      .findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    if (!proxy) throw new NotFoundException('No such proxy');
+    const app = await this.apps.find(proxy.appId, manager);
+    const service = await manager.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
+    const template = await this.templates.block(app.templateId, service.type, manager);
+    return { proxy, app, service, template };
+  }
+
+  /**
+   * One change of a proxy's overrides or active state: applied under a row lock, recorded as a
+   * revision with the added and removed effective grants, and in recent changes, in one transaction;
+   * the in-memory state is updated before this returns.
+   */
+  async revise(id: string, change: Revise): Promise<{ context: ProxyContext; revision: RevisionEntity }> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const context = await this.context(manager, id, true);
+      const { proxy, template } = context;
+      const effectiveBefore = effectiveAllowlist(template, proxy.overrides);
+      const activeBefore = proxy.active;
+      const applied = await change.apply(context, manager);
+      await manager.getRepository(ProxyEntity).save(proxy);
+      const summary = summarize(change.kind, {
+        effectiveBefore,
+        effectiveAfter: effectiveAllowlist(template, proxy.overrides),
+        activeBefore,
+        activeAfter: proxy.active,
+      });
+      const revision = await this.revisions.record(
+        {
+          proxyId: id,
+          kind: change.kind,
+          overrides: proxy.overrides,
+          active: proxy.active,
+          author: change.actor,
+          summary,
+          restoredFrom: applied?.restoredFrom ?? null,
+        },
+        manager,
+      );
+      await change.alongside?.(manager, context);
+      const details = [
+        summary.added.length > 0 ? `added ${grantList(summary.added)}` : '',
+        summary.removed.length > 0 ? `removed ${grantList(summary.removed)}` : '',
+      ].filter(Boolean);
+      await this.record(
+        manager,
+        change.actor,
+        change.action,
+        context,
+        details.length > 0 ? `${summary.text} (${details.join('; ')})` : summary.text,
+      );
+      return { context, revision };
+    });
+    await this.changes.publish('proxies', id);
+    return result;
+  }
+
+  private record(
+    manager: EntityManager,
+    actor: string,
+    action: string,
+    { proxy, app, service }: Pick<ProxyContext, 'proxy' | 'app' | 'service'>,
+    summary: string,
+  ): Promise<void> {
+    return this.audit.record(
+      {
+        actor,
+        action,
+        objectType: 'proxy',
+        objectId: proxy.id,
+        objectName: `${app.name} → ${service.name}`,
+        appId: app.id,
+        summary,
+      },
+      manager,
+    );
+  }
+
+  private allowlistOf({ proxy, template }: ProxyContext): AllowlistResponse {
     return { template, overrides: proxy.overrides, effective: effectiveAllowlist(template, proxy.overrides) };
   }
 
   private connection(proxy: ProxyEntity, app: AppEntity, key: string): ProxyConnectionDto {
     return { ...toProxyDto(proxy), key, proxyUrl: `${this.config.publicUrl}/proxy/${app.slug}` };
   }
-}
-
-/** Methods sorted, paths in a stable order: equal configurations store equal JSON. */
-function normalise(overrides: AllowlistMap): AllowlistMap {
-  return Object.fromEntries(
-    Object.entries(overrides)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([path, methods]) => [path, [...methods].sort()]),
-  );
 }

@@ -58,6 +58,27 @@ export class ServarrClient {
     return { status: response.status, body };
   }
 
+  /** `GET {base}/ping` (no key needed): whether the upstream answers now, and how fast. */
+  async ping(
+    baseUrl: string,
+    timeoutMs = 5_000,
+  ): Promise<{ reachable: boolean; latencyMs: number | null; error: string | null }> {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${baseUrl}/ping`, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      await response.body?.cancel();
+      const latencyMs = Math.round(performance.now() - started);
+      if (response.ok) return { reachable: true, latencyMs, error: null };
+      return { reachable: false, latencyMs, error: `/ping answered HTTP ${response.status}` };
+    } catch (error) {
+      const reason =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : describeNetworkError(error);
+      return { reachable: false, latencyMs: null, error: reason };
+    }
+  }
+
   /**
    * Discovers a Servarr: `GET {base}/api` for the API versions, then
    * `GET {base}/api/{current}/system/status` for its name, type and version.

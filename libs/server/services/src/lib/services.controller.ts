@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
-import type { ServiceDto } from '@arrbiter/contracts';
+import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
+import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
 import { CreateServiceDto, UpdateServiceDto } from './dto/create-service.dto';
 import { ServicesService } from './services.service';
 
@@ -13,8 +14,8 @@ export class ServicesController {
   }
 
   @Post()
-  create(@Body() dto: CreateServiceDto): Promise<ServiceDto> {
-    return this.services.create(dto);
+  create(@Body() dto: CreateServiceDto, @CurrentAdmin() admin: AdminPrincipal): Promise<ServiceDto> {
+    return this.services.create(dto, admin.username);
   }
 
   @Get(':id')
@@ -23,13 +24,22 @@ export class ServicesController {
   }
 
   @Patch(':id')
-  update(@Param('id', ParseUUIDPipe) id: string, @Body() dto: UpdateServiceDto): Promise<ServiceDto> {
-    return this.services.update(id, dto);
+  update(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateServiceDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<ServiceDto> {
+    return this.services.update(id, dto, admin.username);
   }
 
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
-  remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
-    return this.services.remove(id);
+  remove(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.services.remove(id, admin.username);
+  }
+
+  @Get(':id/ping')
+  ping(@Param('id', ParseUUIDPipe) id: string): Promise<ServiceReachabilityDto> {
+    return this.services.ping(id);
   }
 }

@@ -1,10 +1,12 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import type { ServiceDto } from '@arrbiter/contracts';
+import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
 import { CatalogService } from '@arrbiter/server/catalog';
 import { SecretBox } from '@arrbiter/server/crypto';
+import { Clock } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
+import { ChangesService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { checkBaseUrl } from './base-url';
 import { CreateServiceDto, UpdateServiceDto } from './dto/create-service.dto';
 import { ServiceEntity } from './entities/service.entity';
@@ -36,6 +38,8 @@ export class ServicesService {
     private readonly catalog: CatalogService,
     private readonly secrets: SecretBox,
     private readonly changes: ChangeBus,
+    private readonly audit: ChangesService,
+    private readonly clock: Clock,
   ) {
     this.services = dataSource.getRepository(ServiceEntity);
   }
@@ -49,18 +53,29 @@ export class ServicesService {
   }
 
   /** Registers an upstream once it has answered as a Servarr with this key; nothing is stored otherwise. */
-  async create(dto: CreateServiceDto): Promise<ServiceDto> {
+  async create(dto: CreateServiceDto, actor: string): Promise<ServiceDto> {
     const baseUrl = this.baseUrl(dto.baseUrl);
     const discovery = await this.client.discover(baseUrl, dto.apiKey);
     let saved: ServiceEntity;
     try {
-      saved = await this.services.save(
-        this.services.create({
-          ...this.fields(discovery),
-          baseUrl,
-          apiKeyCiphertext: this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE),
-        }),
-      );
+      saved = await this.dataSource.transaction(async (manager) => {
+        const repository = manager.getRepository(ServiceEntity);
+        const service = await repository.save(
+          repository.create({
+            ...this.fields(discovery),
+            baseUrl,
+            apiKeyCiphertext: this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE),
+          }),
+        );
+        await this.record(
+          manager,
+          actor,
+          'service.created',
+          service,
+          `${service.type} "${service.name}" at ${baseUrl} registered (API ${service.apiVersions.join(', ')})`,
+        );
+        return service;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
       throw error;
@@ -71,7 +86,7 @@ export class ServicesService {
   }
 
   /** Changes the address or key; the upstream is discovered again and must still answer. */
-  async update(id: string, dto: UpdateServiceDto): Promise<ServiceDto> {
+  async update(id: string, dto: UpdateServiceDto, actor: string): Promise<ServiceDto> {
     const service = await this.find(id);
     const baseUrl = dto.baseUrl === undefined ? service.baseUrl : this.baseUrl(dto.baseUrl);
     const apiKey = dto.apiKey ?? this.secrets.decrypt(service.apiKeyCiphertext, SERVICE_KEY_PURPOSE);
@@ -83,8 +98,21 @@ export class ServicesService {
     }
     Object.assign(service, this.fields(discovery), { baseUrl });
     if (dto.apiKey !== undefined) service.apiKeyCiphertext = this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE);
+    const changed = [
+      ...(dto.baseUrl !== undefined ? [`base URL ${baseUrl}`] : []),
+      ...(dto.apiKey !== undefined ? ['API key replaced'] : []),
+    ];
     try {
-      await this.services.save(service);
+      await this.dataSource.transaction(async (manager) => {
+        await manager.getRepository(ServiceEntity).save(service);
+        await this.record(
+          manager,
+          actor,
+          'service.updated',
+          service,
+          `${service.type} "${service.name}": ${changed.length > 0 ? changed.join(', ') : 'discovered again'}`,
+        );
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
       throw error;
@@ -95,8 +123,8 @@ export class ServicesService {
   }
 
   /** Deletes a service that no proxy uses; otherwise 409 naming the apps that use it. */
-  async remove(id: string): Promise<void> {
-    await this.find(id);
+  async remove(id: string, actor: string): Promise<void> {
+    const service = await this.find(id);
     const users: { name: string }[] = await this.dataSource.query(
       'SELECT DISTINCT a.name FROM proxy p JOIN app a ON a.id = p.app_id WHERE p.service_id = $1 ORDER BY a.name',
       [id],
@@ -106,8 +134,36 @@ export class ServicesService {
         `The service is used by the proxies of: ${users.map((u) => u.name).join(', ')}. Remove those proxies first.`,
       );
     }
-    await this.services.delete({ id });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(ServiceEntity).delete({ id });
+      await this.record(
+        manager,
+        actor,
+        'service.deleted',
+        service,
+        `${service.type} "${service.name}" at ${service.baseUrl} deleted`,
+      );
+    });
     await this.changes.publish('services');
+  }
+
+  /** Whether the upstream answers its `/ping` now. */
+  async ping(id: string): Promise<ServiceReachabilityDto> {
+    const service = await this.find(id);
+    return { ...(await this.client.ping(service.baseUrl)), checkedAt: this.clock.date().toISOString() };
+  }
+
+  private record(
+    manager: EntityManager,
+    actor: string,
+    action: string,
+    service: ServiceEntity,
+    summary: string,
+  ): Promise<void> {
+    return this.audit.record(
+      { actor, action, objectType: 'service', objectId: service.id, objectName: service.name, summary },
+      manager,
+    );
   }
 
   private async find(id: string): Promise<ServiceEntity> {

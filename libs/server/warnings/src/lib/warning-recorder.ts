@@ -10,6 +10,8 @@ export interface RefusedRequest {
   path: string;
   route: string | null;
   routeKey: string;
+  /** Forwarded anyway because the proxy was learning: the warning's status becomes `learned`. */
+  learned?: boolean;
 }
 
 interface Pending extends RefusedRequest {
@@ -25,15 +27,23 @@ const FLUSH_INTERVAL_MS = 1_000;
 
 const UPSERT = `
 INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status)
-SELECT u.proxy_id, u.app_id, u.method, u.path, u.route, u.route_key, u.count, u.first_seen, u.last_seen, 'open'
-FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[])
-  AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen)
+SELECT u.proxy_id, u.app_id, u.method, u.path, u.route, u.route_key, u.count, u.first_seen, u.last_seen,
+  CASE WHEN u.learned THEN 'learned' ELSE 'open' END
+FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[])
+  AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned)
 WHERE EXISTS (SELECT 1 FROM proxy p WHERE p.id = u.proxy_id)
 ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
   count = access_warning.count + EXCLUDED.count,
   last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
   path = EXCLUDED.path,
-  route = EXCLUDED.route`;
+  route = EXCLUDED.route,
+  -- Refused again after a grant (the grant was taken back): open again. A dismissal stands.
+  status = CASE
+    WHEN access_warning.status = 'dismissed' THEN 'dismissed'
+    WHEN EXCLUDED.status = 'learned' THEN 'learned'
+    WHEN access_warning.status = 'granted' THEN 'open'
+    ELSE access_warning.status
+  END`;
 
 /**
  * Records refused requests without ever delaying or failing one: `record` only updates an in-memory
@@ -68,6 +78,7 @@ export class WarningRecorder {
       known.count += 1;
       known.lastSeen = now;
       known.path = request.path;
+      known.learned = known.learned === true || request.learned === true;
     } else if (this.pending.size >= MAX_PENDING) {
       this.dropped += 1;
       this.droppedSinceLog += 1;
@@ -111,6 +122,7 @@ export class WarningRecorder {
           chunk.map((w) => w.count),
           chunk.map((w) => w.firstSeen),
           chunk.map((w) => w.lastSeen),
+          chunk.map((w) => w.learned === true),
         ]);
         this.written += chunk.length;
       } catch (error) {
@@ -131,6 +143,7 @@ export class WarningRecorder {
     const newer = this.pending.get(key);
     if (newer) {
       newer.count += item.count;
+      newer.learned = newer.learned === true || item.learned === true;
       newer.firstSeen = item.firstSeen < newer.firstSeen ? item.firstSeen : newer.firstSeen;
     } else if (this.pending.size < MAX_PENDING) {
       this.pending.set(key, item);

@@ -1,14 +1,37 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import type { Page, WarningDto } from '@arrbiter/contracts';
+import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import type { LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
+import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { WarningsService } from './warnings.service';
 
-@Controller('api/admin/v1/warnings')
+@Controller('api/admin/v1')
 export class WarningsController {
   constructor(private readonly warnings: WarningsService) {}
 
-  @Get()
+  @Get('warnings')
   list(@Query() query: ListWarningsDto): Promise<Page<WarningDto>> {
     return this.warnings.list(query);
+  }
+
+  @Post('warnings/:id/grant')
+  @HttpCode(HttpStatus.OK)
+  grant(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<WarningGrantResponse> {
+    return this.warnings.grant(id, admin.username);
+  }
+
+  @Post('warnings/:id/dismiss')
+  @HttpCode(HttpStatus.OK)
+  dismiss(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<WarningDto> {
+    return this.warnings.dismiss(id, admin.username);
+  }
+
+  /** Grants every route a proxy learned in learning mode, in one revision. */
+  @Post('proxies/:id/learned/grant')
+  @HttpCode(HttpStatus.OK)
+  grantLearned(
+    @Param('id', ParseUUIDPipe) id: string,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<LearnedGrantResponse> {
+    return this.warnings.grantLearned(id, admin.username);
   }
 }

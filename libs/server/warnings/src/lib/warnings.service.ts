@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import type { Page, WarningDto } from '@arrbiter/contracts';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import type { Grant, LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
+import { ChangesService } from '@arrbiter/server/history';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@arrbiter/server/http';
-import { DataSource, Repository } from 'typeorm';
+import { ProxiesService } from '@arrbiter/server/proxies';
+import { DataSource, In, Repository } from 'typeorm';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { AccessWarningEntity } from './entities/access-warning.entity';
 
@@ -24,7 +26,11 @@ export function toWarningDto(w: AccessWarningEntity): WarningDto {
 export class WarningsService {
   private readonly warnings: Repository<AccessWarningEntity>;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly proxies: ProxiesService,
+    private readonly audit: ChangesService,
+  ) {
     this.warnings = dataSource.getRepository(AccessWarningEntity);
   }
 
@@ -49,4 +55,63 @@ export class WarningsService {
       nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastSeen.toISOString(), id: last.id }) : null,
     };
   }
+
+  /**
+   * Grants the warning's method on its resolved route (its exact path when no route matched), on top
+   * of the proxy's effective list for that path, as a `warning-grant` revision; the warning becomes
+   * `granted` in the same transaction.
+   */
+  async grant(id: string, actor: string): Promise<WarningGrantResponse> {
+    const warning = await this.find(id);
+    if (warning.status === 'granted') throw new ConflictException('This warning has already been granted');
+    const revision = await this.proxies.grant(warning.proxyId, [grantOf(warning)], actor, async (manager) => {
+      await manager.getRepository(AccessWarningEntity).update({ id }, { status: 'granted' });
+    });
+    return { warning: toWarningDto({ ...warning, status: 'granted' }), revision };
+  }
+
+  async dismiss(id: string, actor: string): Promise<WarningDto> {
+    const warning = await this.find(id);
+    await this.warnings.manager.transaction(async (manager) => {
+      await manager.getRepository(AccessWarningEntity).update({ id }, { status: 'dismissed' });
+      await this.audit.record(
+        {
+          actor,
+          action: 'warning.dismissed',
+          objectType: 'warning',
+          objectId: id,
+          objectName: `${warning.method.toUpperCase()} ${warning.route ?? warning.path}`,
+          appId: warning.appId,
+          summary: `Warning dismissed: ${warning.method.toUpperCase()} ${warning.path} (${warning.count} refused)`,
+        },
+        manager,
+      );
+    });
+    return toWarningDto({ ...warning, status: 'dismissed' });
+  }
+
+  /** Grants every route the proxy learned, in one `warning-grant` revision. */
+  async grantLearned(proxyId: string, actor: string): Promise<LearnedGrantResponse> {
+    await this.proxies.find(proxyId);
+    const learned = await this.warnings.find({ where: { proxyId, status: 'learned' }, order: { lastSeen: 'ASC' } });
+    if (learned.length === 0) return { revision: null, granted: [] };
+    const grants = learned.map(grantOf);
+    const revision = await this.proxies.grant(proxyId, grants, actor, async (manager) => {
+      await manager
+        .getRepository(AccessWarningEntity)
+        .update({ id: In(learned.map((w) => w.id)) }, { status: 'granted' });
+    });
+    return { revision, granted: grants };
+  }
+
+  private async find(id: string): Promise<AccessWarningEntity> {
+    const warning = await this.warnings.findOneBy({ id });
+    if (!warning) throw new NotFoundException('No such warning');
+    return warning;
+  }
+}
+
+/** What granting a warning opens: its method on its resolved route, or on its exact path without one. */
+function grantOf(warning: AccessWarningEntity): Grant {
+  return { path: warning.route ?? warning.path, method: warning.method };
 }

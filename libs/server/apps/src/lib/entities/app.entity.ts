@@ -1,4 +1,14 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { TemplateEntity } from '@arrbiter/server/templates';
 
 /** A client integration (Notifiarr, Overseerr, a script…): its proxies carry its keys. */
 @Entity('app')
@@ -14,8 +24,13 @@ export class AppEntity {
   slug!: string;
 
   /** The template whose blocks seed its proxies' allowlists; null for none. */
+  @Index()
   @Column({ name: 'template_id', type: 'uuid', nullable: true })
   templateId!: string | null;
+
+  @ManyToOne(() => TemplateEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'template_id' })
+  template?: TemplateEntity | null;
 
   @Column({ type: 'boolean', default: true })
   active!: boolean;

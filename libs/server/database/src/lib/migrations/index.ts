@@ -1,6 +1,11 @@
 import { MigrationInterface } from 'typeorm';
+import { TemplatesRevisionsChanges1795276063170 } from './1795276063170-TemplatesRevisionsChanges';
 import { ProxyCore1795267688566 } from './1795267688566-ProxyCore';
 import { Initial1795265866730 } from './1795265866730-Initial';
 
 /** Every migration, in order. Generated with `npm run db:migration:generate -- <Name>`. */
-export const MIGRATIONS: (new () => MigrationInterface)[] = [Initial1795265866730, ProxyCore1795267688566];
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+  Initial1795265866730,
+  ProxyCore1795267688566,
+  TemplatesRevisionsChanges1795276063170,
+];

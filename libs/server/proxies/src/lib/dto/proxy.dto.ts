@@ -1,5 +1,11 @@
-import { AllowlistMap, CreateProxyRequest, ProxyConfigRequest, UpdateProxyRequest } from '@arrbiter/contracts';
-import { IsBoolean, IsObject, IsUUID } from 'class-validator';
+import {
+  AllowlistMap,
+  CreateProxyRequest,
+  ProxyConfigRequest,
+  StartLearningRequest,
+  UpdateProxyRequest,
+} from '@arrbiter/contracts';
+import { IsBoolean, IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export class CreateProxyDto implements CreateProxyRequest {
   @IsUUID()
@@ -18,4 +24,21 @@ export class ProxyConfigDto implements ProxyConfigRequest {
 
   @IsBoolean()
   active!: boolean;
+}
+
+export class StartLearningDto implements StartLearningRequest {
+  @IsISO8601({ strict: true })
+  until!: string;
+}
+
+export class EndpointsQueryDto {
+  @IsOptional()
+  @MaxLength(200)
+  @IsString()
+  search?: string;
+
+  @IsOptional()
+  @MaxLength(100)
+  @IsString()
+  tag?: string;
 }

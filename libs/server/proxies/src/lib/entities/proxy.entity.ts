@@ -49,6 +49,10 @@ export class ProxyEntity {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   overrides!: Record<string, string[]>;
 
+  /** While in the future, refused requests are forwarded and recorded as `learned` warnings. */
+  @Column({ name: 'learning_until', type: 'timestamptz', nullable: true })
+  learningUntil!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

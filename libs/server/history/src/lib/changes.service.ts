@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { ChangeDto, ChangeObjectType, Page } from '@arrbiter/contracts';
+import { Clock } from '@arrbiter/server/config';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@arrbiter/server/http';
+import { DataSource, EntityManager } from 'typeorm';
+import { ListChangesDto } from './dto/list-changes.dto';
+import { ChangeEntity } from './entities/change.entity';
+
+/** Who made a change: an admin's username, or `system` for what the server does by itself. */
+export const SYSTEM_ACTOR = 'system';
+
+/** One entry of the audit trail, as a domain records it. */
+export interface ChangeRecord {
+  actor: string;
+  /** `<object>.<verb>`: `service.created`, `proxy.key-rotated`, … */
+  action: string;
+  objectType: ChangeObjectType;
+  objectId?: string | null;
+  objectName?: string | null;
+  appId?: string | null;
+  summary: string;
+}
+
+export function toChangeDto(change: ChangeEntity): ChangeDto {
+  return {
+    id: change.id,
+    at: change.at.toISOString(),
+    actor: change.actor,
+    action: change.action,
+    objectType: change.objectType,
+    objectId: change.objectId,
+    objectName: change.objectName,
+    appId: change.appId,
+    summary: change.summary,
+  };
+}
+
+/** The audit trail of admin writes: recorded in the write's own transaction, listed newest first. */
+@Injectable()
+export class ChangesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records a change; pass the write's transaction so that both are stored or neither. */
+  async record(change: ChangeRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.insert(ChangeEntity, {
+      at: this.clock.stamp(),
+      actor: change.actor.slice(0, 100),
+      action: change.action,
+      objectType: change.objectType,
+      objectId: change.objectId ?? null,
+      objectName: change.objectName?.slice(0, 200) ?? null,
+      appId: change.appId ?? null,
+      summary: change.summary.slice(0, 1000),
+    });
+  }
+
+  async list(query: ListChangesDto): Promise<Page<ChangeDto>> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const cursor = decodeCursor(query.cursor);
+    const qb = this.dataSource
+      .getRepository(ChangeEntity)
+      .createQueryBuilder('c')
+      .orderBy('c.at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .take(limit + 1);
+    if (query.objectType) qb.andWhere('c.object_type = :objectType', { objectType: query.objectType });
+    if (query.objectId) qb.andWhere('c.object_id = :objectId', { objectId: query.objectId });
+    if (query.appId) qb.andWhere('c.app_id = :appId', { appId: query.appId });
+    if (query.actor) qb.andWhere('c.actor = :actor', { actor: query.actor });
+    if (cursor) qb.andWhere('(c.at, c.id) < (:at, :id)', { at: cursor.at, id: cursor.id });
+    const rows = await qb.getMany();
+    const items = rows.slice(0, limit);
+    const last = items.at(-1);
+    return {
+      items: items.map(toChangeDto),
+      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.at.toISOString(), id: last.id }) : null,
+    };
+  }
+}

@@ -1,0 +1,104 @@
+import type { AllowlistMap, EndpointDto, EndpointMethodDto } from '@arrbiter/contracts';
+import { CatalogRoute, effectiveAllowlist, HTTP_METHODS, HttpMethod, routeShape } from '@arrbiter/server/catalog';
+
+/**
+ * Endpoints that hand out secrets (the instance's own API key, passwords of download clients,
+ * indexers and notifications, backups with all of them) or control the server itself. Matched on
+ * the path after `/api/{version}`.
+ */
+const SENSITIVE = [
+  /^\/config\/host(\/|$)/,
+  /^\/system\/(backup|restart|shutdown)(\/|$)/,
+  /^\/(downloadclient|indexer|indexerproxy|notification|applications|importlist|metadata|connect)(\/|$)/,
+  /^\/(update|filesystem|command|log\/file|authentication|user)(\/|$)/,
+];
+
+export function isSensitive(path: string): boolean {
+  const rest = path.toLowerCase().replace(/^\/api(\/v\d+)?/, '');
+  return SENSITIVE.some((pattern) => pattern.test(rest));
+}
+
+export interface EndpointQuery {
+  /** A substring of the path, any case. */
+  search?: string;
+  /** A tag, any case. */
+  tag?: string;
+}
+
+function byShape(map: AllowlistMap): Map<string, { path: string; methods: ReadonlySet<string> }> {
+  return new Map(Object.entries(map).map(([path, methods]) => [routeShape(path), { path, methods: new Set(methods) }]));
+}
+
+function methodOrder(a: string, b: string): number {
+  return HTTP_METHODS.indexOf(a as HttpMethod) - HTTP_METHODS.indexOf(b as HttpMethod);
+}
+
+/**
+ * The permission catalog of one proxy: every catalog route with, per method, what the template
+ * grants, what the override says and the effective result; then the allowlist paths the catalog
+ * does not know (flagged), so that they stay visible and editable.
+ */
+export function buildEndpoints(
+  routes: readonly CatalogRoute[],
+  template: AllowlistMap,
+  overrides: AllowlistMap,
+  query: EndpointQuery = {},
+): EndpointDto[] {
+  const templateByShape = byShape(template);
+  const overrideByShape = byShape(overrides);
+  const effectiveByShape = byShape(effectiveAllowlist(template, overrides));
+  const describe = (path: string, tags: string[], inCatalog: boolean, operations: CatalogRoute['operations']) => {
+    const shape = routeShape(path);
+    const override = overrideByShape.get(shape);
+    const granted = [
+      ...(templateByShape.get(shape)?.methods ?? []),
+      ...(override?.methods ?? []),
+      ...Object.keys(operations),
+    ];
+    const methods: EndpointMethodDto[] = [...new Set(granted)].sort(methodOrder).map((method) => {
+      const summary = operations[method as HttpMethod]?.summary;
+      return {
+        method,
+        template: templateByShape.get(shape)?.methods.has(method) ?? false,
+        override: override ? override.methods.has(method) : null,
+        effective: effectiveByShape.get(shape)?.methods.has(method) ?? false,
+        ...(summary ? { summary } : {}),
+      };
+    });
+    const endpoint: EndpointDto = {
+      path,
+      tags,
+      inCatalog,
+      sensitive: isSensitive(path),
+      override: override ? [...override.methods].sort(methodOrder) : null,
+      methods,
+    };
+    return endpoint;
+  };
+
+  const items: EndpointDto[] = [];
+  const known = new Set<string>();
+  for (const route of routes) {
+    known.add(routeShape(route.path));
+    const tags = [...new Set(Object.values(route.operations).flatMap((op) => op?.tags ?? []))].sort();
+    items.push(describe(route.path, tags, true, route.operations));
+  }
+  const extra = new Map<string, string>();
+  for (const path of [...Object.keys(template), ...Object.keys(overrides)]) {
+    const shape = routeShape(path);
+    if (!known.has(shape) && !extra.has(shape)) extra.set(shape, overrideByShape.get(shape)?.path ?? path);
+  }
+  for (const path of [...extra.values()].sort()) items.push(describe(path, [], false, {}));
+
+  const search = query.search?.trim().toLowerCase();
+  const tag = query.tag?.trim().toLowerCase();
+  return items.filter(
+    (item) =>
+      (!search || item.path.toLowerCase().includes(search)) && (!tag || item.tags.some((t) => t.toLowerCase() === tag)),
+  );
+}
+
+/** Every tag of a catalog, sorted. */
+export function catalogTags(routes: readonly CatalogRoute[]): string[] {
+  return [...new Set(routes.flatMap((r) => Object.values(r.operations).flatMap((op) => op?.tags ?? [])))].sort();
+}

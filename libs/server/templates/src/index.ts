@@ -1,0 +1,4 @@
+export * from './lib/entities/template.entity';
+export * from './lib/template-files';
+export * from './lib/templates.module';
+export * from './lib/templates.service';

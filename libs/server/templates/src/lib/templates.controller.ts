@@ -1,0 +1,18 @@
+import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
+import type { TemplateDto } from '@arrbiter/contracts';
+import { TemplatesService } from './templates.service';
+
+@Controller('api/admin/v1/templates')
+export class TemplatesController {
+  constructor(private readonly templates: TemplatesService) {}
+
+  @Get()
+  list(): Promise<TemplateDto[]> {
+    return this.templates.list();
+  }
+
+  @Get(':id')
+  get(@Param('id', ParseUUIDPipe) id: string): Promise<TemplateDto> {
+    return this.templates.get(id);
+  }
+}

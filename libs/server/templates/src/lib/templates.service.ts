@@ -1,0 +1,109 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import type { AllowlistMap, TemplateDto } from '@arrbiter/contracts';
+import { grantsOf } from '@arrbiter/server/catalog';
+import { ChangeBus } from '@arrbiter/server/database';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { TemplateEntity } from './entities/template.entity';
+import type { TemplateSet } from './template-files';
+
+export function toTemplateDto(template: TemplateEntity, appCount: number): TemplateDto {
+  return {
+    id: template.id,
+    name: template.name,
+    source: template.source,
+    removed: template.removed,
+    blocks: template.blocks,
+    grantCounts: Object.fromEntries(
+      Object.entries(template.blocks).map(([type, block]) => [type, grantsOf(block).length]),
+    ),
+    appCount,
+    createdAt: template.createdAt.toISOString(),
+    updatedAt: template.updatedAt.toISOString(),
+  };
+}
+
+/** Templates: the stored set, its blocks for the allowlists, and the admin API's views. */
+@Injectable()
+export class TemplatesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly changes: ChangeBus,
+  ) {}
+
+  async list(): Promise<TemplateDto[]> {
+    const [templates, counts] = await Promise.all([
+      this.dataSource.getRepository(TemplateEntity).find({ order: { name: 'ASC' } }),
+      this.appCounts(),
+    ]);
+    return templates.map((t) => toTemplateDto(t, counts.get(t.id) ?? 0));
+  }
+
+  async get(id: string): Promise<TemplateDto> {
+    const template = await this.find(id);
+    return toTemplateDto(template, (await this.appCounts(id)).get(id) ?? 0);
+  }
+
+  /** The template, or 404. */
+  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<TemplateEntity> {
+    const template = await manager.getRepository(TemplateEntity).findOneBy({ id });
+    if (!template) throw new NotFoundException('No such template');
+    return template;
+  }
+
+  /** The block a template grants a service type (empty for no template or no block). */
+  async block(
+    templateId: string | null,
+    serviceType: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<AllowlistMap> {
+    if (templateId === null) return {};
+    const template = await manager.getRepository(TemplateEntity).findOneBy({ id: templateId });
+    return template?.blocks[serviceType] ?? {};
+  }
+
+  /** Every template's blocks, by id (for the proxy's in-memory state). */
+  async allBlocks(): Promise<Map<string, Record<string, AllowlistMap>>> {
+    const rows = await this.dataSource.getRepository(TemplateEntity).find({ select: { id: true, blocks: true } });
+    return new Map(rows.map((row) => [row.id, row.blocks]));
+  }
+
+  /**
+   * Stores repository templates by name (new ones created, existing ones' blocks replaced and no longer
+   * marked removed) in the caller's transaction; local templates of the same name are left alone.
+   * Callers publish the `templates` change after their transaction commits.
+   */
+  async upsertRepositoryTemplates(set: TemplateSet, manager: EntityManager): Promise<TemplateEntity[]> {
+    const repository = manager.getRepository(TemplateEntity);
+    const existing = new Map(
+      (await repository.findBy({ name: In([...set.keys()]) })).map((template) => [template.name, template]),
+    );
+    const saved: TemplateEntity[] = [];
+    for (const [name, blocks] of set) {
+      const known = existing.get(name);
+      if (known?.source === 'local') continue;
+      saved.push(
+        await repository.save(
+          known
+            ? Object.assign(known, { blocks, removed: false })
+            : repository.create({ name, source: 'repository', removed: false, blocks }),
+        ),
+      );
+    }
+    return saved;
+  }
+
+  /** Tells the in-memory proxy state that templates changed. */
+  published(): Promise<void> {
+    return this.changes.publish('templates');
+  }
+
+  private async appCounts(templateId?: string): Promise<Map<string, number>> {
+    const rows: { template_id: string; count: string }[] = await this.dataSource.query(
+      templateId
+        ? 'SELECT template_id, count(*) AS count FROM app WHERE template_id = $1 GROUP BY template_id'
+        : 'SELECT template_id, count(*) AS count FROM app WHERE template_id IS NOT NULL GROUP BY template_id',
+      templateId ? [templateId] : [],
+    );
+    return new Map(rows.map((r) => [r.template_id, Number(r.count)]));
+  }
+}
