@@ -43,7 +43,10 @@ export function parseTemplateFile(text: string): { block: AllowlistMap } | { rea
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { reason: 'not a JSON object mapping API paths to arrays of HTTP methods' };
   }
-  const problems = overrideProblems(value).map((p) => p.replace(/^overrides/, 'the file'));
+  // A method listed twice is harmless in a community file: it is normalised away, not refused.
+  const problems = overrideProblems(value)
+    .filter((p) => !p.endsWith('lists a method twice'))
+    .map((p) => p.replace(/^overrides/, 'the file'));
   if (problems.length > 0) return { reason: problems.slice(0, 5).join('; ') };
   return { block: normaliseAllowlist(value as AllowlistMap) };
 }

@@ -1,0 +1,494 @@
+import type {
+  AllowlistMap,
+  AllowlistResponse,
+  AppDto,
+  ChangeDto,
+  EndpointsResponse,
+  LearnedGrantResponse,
+  Page,
+  ProxyConnectionDto,
+  ProxyDto,
+  RevisionDiffResponse,
+  RevisionDto,
+  ServiceDto,
+  TemplateDto,
+  WarningDto,
+  WarningGrantResponse,
+} from '@arrbiter/contracts';
+import { LearningDeadlines } from '@arrbiter/server/proxies';
+import { TemplatesService } from '@arrbiter/server/templates';
+import { WarningRecorder } from '@arrbiter/server/warnings';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { DataSource } from 'typeorm';
+import { rawRequest } from '../testing/raw-http';
+import { AdminClient, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
+
+/** The templates a repository would hold, by name then service type. */
+type Templates = Record<string, Record<string, AllowlistMap>>;
+
+const DASHBOARD: Templates = {
+  dashboard: {
+    radarr: {
+      '/api/v3/movie': ['get'],
+      '/api/v3/movie/{id}': ['get'],
+      '/api/v3/calendar': ['get'],
+    },
+    sonarr: { '/api/v3/series': ['get'] },
+  },
+};
+
+describe('permissions: templates, overrides, revisions, warnings, recent changes, learning mode', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  let upstream: FakeServarr;
+  let base: string;
+  let service: ServiceDto;
+
+  const setTemplates = async (templates: Templates) => {
+    const store = t.app.get(TemplatesService);
+    await t.app
+      .get(DataSource)
+      .transaction((manager) => store.upsertRepositoryTemplates(new Map(Object.entries(templates)), manager));
+    await store.published();
+  };
+  const templateId = async (name: string) =>
+    ((await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[]).find((x) => x.name === name)!.id;
+  const newApp = async (slug: string, template: string | null) => {
+    const app = (
+      await admin
+        .post('/api/admin/v1/apps', {
+          name: `App ${slug}`,
+          slug,
+          templateId: template === null ? null : await templateId(template),
+          active: true,
+        })
+        .expect(201)
+    ).body as AppDto;
+    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    return { app, proxy };
+  };
+  const allowlist = async (proxyId: string) =>
+    (await admin.get(`/api/admin/v1/proxies/${proxyId}/allowlist`).expect(200)).body as AllowlistResponse;
+  const save = (proxyId: string, overrides: AllowlistMap, active = true) =>
+    admin.put(`/api/admin/v1/proxies/${proxyId}/config`, { overrides, active }).expect(200);
+  const revisions = async (proxyId: string) =>
+    ((await admin.get(`/api/admin/v1/proxies/${proxyId}/revisions`).expect(200)).body as Page<RevisionDto>).items;
+  const call = (slug: string, key: string, method: string, path: string) =>
+    rawRequest(base, method, `/proxy/${slug}${path}`, { 'x-api-key': key });
+  const warningsOf = async (proxyId: string) => {
+    await t.app.get(WarningRecorder).flush();
+    return ((await admin.get(`/api/admin/v1/warnings?proxyId=${proxyId}`).expect(200)).body as Page<WarningDto>).items;
+  };
+  const changes = async (query = '') =>
+    ((await admin.get(`/api/admin/v1/changes?limit=200${query}`).expect(200)).body as Page<ChangeDto>).items;
+
+  beforeAll(async () => {
+    t = await startTestApp({ OPENAPI_SOURCES: 'none' });
+    admin = await t.admin();
+    base = await t.listen();
+    upstream = await FakeServarr.start({ type: 'radarr' });
+    service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+    await setTemplates(DASHBOARD);
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await t.close();
+  });
+
+  describe('templates', () => {
+    it('lists templates with their blocks, grant counts and apps', async () => {
+      const { app } = await newApp('templates-listed', 'dashboard');
+      const list = (await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[];
+      const dashboard = list.find((x) => x.name === 'dashboard')!;
+      expect(dashboard).toMatchObject({
+        source: 'repository',
+        removed: false,
+        grantCounts: { radarr: 3, sonarr: 1 },
+        blocks: DASHBOARD['dashboard'],
+      });
+      expect(dashboard.appCount).toBeGreaterThanOrEqual(1);
+      await admin.get(`/api/admin/v1/templates/${dashboard.id}`).expect(200, dashboard);
+      await admin.get('/api/admin/v1/templates/00000000-0000-4000-8000-000000000000').expect(404);
+      expect(((await admin.get(`/api/admin/v1/apps/${app.id}`).expect(200)).body as AppDto).templateName).toBe(
+        'dashboard',
+      );
+    });
+
+    it('refuses an app with a template that does not exist, storing nothing', async () => {
+      const response = await admin
+        .post('/api/admin/v1/apps', {
+          name: 'Ghost',
+          slug: 'ghost',
+          templateId: '00000000-0000-4000-8000-000000000000',
+          active: true,
+        })
+        .expect(400);
+      expect(JSON.stringify(response.body)).toContain('is not a known template');
+      const apps = (await admin.get('/api/admin/v1/apps').expect(200)).body as AppDto[];
+      expect(apps.some((a) => a.slug === 'ghost')).toBe(false);
+    });
+  });
+
+  describe('the override rules of the specification', () => {
+    it('an app with no template and no grants has an empty allowlist', async () => {
+      const { proxy } = await newApp('empty', null);
+      expect(await allowlist(proxy.id)).toEqual({ template: {}, overrides: {}, effective: {} });
+      expect((await call('empty', proxy.key, 'GET', '/api/v3/movie')).status).toBe(403);
+    });
+
+    it('inherits the template block for the service type, and the proxy enforces it', async () => {
+      const { proxy } = await newApp('inherits', 'dashboard');
+      const list = await allowlist(proxy.id);
+      expect(list.template).toEqual(DASHBOARD['dashboard']['radarr']);
+      expect(list.effective).toEqual(DASHBOARD['dashboard']['radarr']);
+      expect((await call('inherits', proxy.key, 'GET', '/api/v3/movie/7')).status).toBe(200);
+      expect((await call('inherits', proxy.key, 'DELETE', '/api/v3/movie/7')).status).toBe(403);
+    });
+
+    it('an override replaces the path’s methods (not merged), [] denies, removing it inherits again, clearing returns exactly the template', async () => {
+      const { proxy } = await newApp('overrides', 'dashboard');
+      const key = proxy.key;
+
+      // Replace, not merge: the template's GET on /movie/{id} is gone once the override lists only DELETE.
+      await save(proxy.id, { '/api/v3/movie/{id}': ['delete'] });
+      expect((await allowlist(proxy.id)).effective['/api/v3/movie/{id}']).toEqual(['delete']);
+      expect((await call('overrides', key, 'GET', '/api/v3/movie/1')).status).toBe(403);
+      expect((await call('overrides', key, 'DELETE', '/api/v3/movie/1')).status).toBe(200);
+
+      // [] denies the path.
+      await save(proxy.id, { '/api/v3/calendar': [] });
+      expect((await allowlist(proxy.id)).effective['/api/v3/calendar']).toBeUndefined();
+      expect((await call('overrides', key, 'GET', '/api/v3/calendar')).status).toBe(403);
+      // …while the other template paths are still inherited.
+      expect((await call('overrides', key, 'GET', '/api/v3/movie/1')).status).toBe(200);
+
+      // Removing an override inherits again (it does not deny).
+      await save(proxy.id, { '/api/v3/movie/lookup': ['get'] });
+      expect((await call('overrides', key, 'GET', '/api/v3/calendar')).status).toBe(200);
+
+      // Clearing every override returns exactly the template.
+      await save(proxy.id, {});
+      expect((await allowlist(proxy.id)).effective).toEqual(DASHBOARD['dashboard']['radarr']);
+      expect((await call('overrides', key, 'GET', '/api/v3/movie/lookup')).status).toBe(403);
+    });
+  });
+
+  describe('the permission catalog', () => {
+    it('lists each catalog route with template, override and effective per method, and flags unknown paths', async () => {
+      const { proxy } = await newApp('catalog', 'dashboard');
+      await save(proxy.id, { '/api/v3/movie/{id}': ['delete', 'get'], '/api/v3/custom/report': ['get'] });
+      const endpoints = (await admin.get(`/api/admin/v1/proxies/${proxy.id}/endpoints`).expect(200))
+        .body as EndpointsResponse;
+      expect(endpoints.serviceType).toBe('radarr');
+      expect(endpoints.tags).toContain('Movie');
+      const byId = endpoints.items.find((e) => e.path === '/api/v3/movie/{id}')!;
+      expect(byId).toMatchObject({ inCatalog: true, sensitive: false, override: ['get', 'delete'], tags: ['Movie'] });
+      expect(byId.methods).toEqual([
+        { method: 'get', template: true, override: true, effective: true },
+        { method: 'put', template: false, override: false, effective: false },
+        { method: 'delete', template: false, override: true, effective: true },
+      ]);
+      const calendar = endpoints.items.find((e) => e.path === '/api/v3/calendar')!;
+      expect(calendar.override).toBeNull();
+      expect(calendar.methods).toEqual([{ method: 'get', template: true, override: null, effective: true }]);
+      expect(endpoints.items.find((e) => e.path === '/api/v3/config/host')?.sensitive).toBe(true);
+      expect(endpoints.items.find((e) => e.path === '/api/v3/custom/report')).toMatchObject({
+        inCatalog: false,
+        methods: [{ method: 'get', template: false, override: true, effective: true }],
+      });
+
+      const searched = (await admin.get(`/api/admin/v1/proxies/${proxy.id}/endpoints?search=MOVIE/%7Bid`).expect(200))
+        .body as EndpointsResponse;
+      expect(searched.items.map((e) => e.path)).toEqual(['/api/v3/movie/{id}', '/api/v3/movie/{id}/file']);
+      const tagged = (await admin.get(`/api/admin/v1/proxies/${proxy.id}/endpoints?tag=calendar`).expect(200))
+        .body as EndpointsResponse;
+      expect(tagged.items.map((e) => e.path)).toEqual(['/api/v3/calendar']);
+    });
+  });
+
+  describe('revisions and restore', () => {
+    it('records each change with kind, author and the added and removed effective grants', async () => {
+      const { proxy } = await newApp('revised', 'dashboard');
+      await save(proxy.id, { '/api/v3/movie/{id}': ['delete'], '/api/v3/command': ['post'] });
+      await admin.patch(`/api/admin/v1/proxies/${proxy.id}`, { active: false }).expect(200);
+      const [deactivated, saved, created] = await revisions(proxy.id);
+      expect(created).toMatchObject({ kind: 'manual', author: TEST_ADMIN.username, overrides: {}, active: true });
+      expect(created.summary.added).toHaveLength(3);
+      expect(saved).toMatchObject({ kind: 'manual', author: TEST_ADMIN.username, active: true });
+      expect(saved.summary).toEqual({
+        text: 'Configuration saved: 2 grants added, 1 grant removed',
+        added: [
+          { path: '/api/v3/command', method: 'post' },
+          { path: '/api/v3/movie/{id}', method: 'delete' },
+        ],
+        removed: [{ path: '/api/v3/movie/{id}', method: 'get' }],
+      });
+      expect(deactivated.summary).toMatchObject({ added: [], removed: [], active: { from: true, to: false } });
+      expect(deactivated.summary.text).toBe('Configuration saved: deactivated');
+    });
+
+    it('restores over the current template, and restore revisions chain', async () => {
+      await setTemplates({ restorable: { radarr: { '/api/v3/movie': ['get'] } } });
+      const { proxy } = await newApp('restorable', 'restorable');
+      await save(proxy.id, { '/api/v3/calendar': ['get'] });
+      const [withCalendar] = await revisions(proxy.id);
+      await save(proxy.id, {}, false);
+
+      // The template changes after the revision was made: a restore uses the current template.
+      await setTemplates({ restorable: { radarr: { '/api/v3/movie': ['get', 'post'] } } });
+      const diff = (await admin.get(`/api/admin/v1/proxies/${proxy.id}/revisions/${withCalendar.id}/diff`).expect(200))
+        .body as RevisionDiffResponse;
+      expect(diff.restored).toEqual({ '/api/v3/calendar': ['get'], '/api/v3/movie': ['get', 'post'] });
+      expect(diff.added).toEqual([{ path: '/api/v3/calendar', method: 'get' }]);
+
+      const restore = (
+        await admin.post(`/api/admin/v1/proxies/${proxy.id}/revisions/${withCalendar.id}/restore`).expect(200)
+      ).body as RevisionDto;
+      expect(restore).toMatchObject({
+        kind: 'restore',
+        restoredFrom: withCalendar.id,
+        overrides: { '/api/v3/calendar': ['get'] },
+        active: true,
+      });
+      expect(restore.summary.added).toEqual([{ path: '/api/v3/calendar', method: 'get' }]);
+      expect(restore.summary.active).toEqual({ from: false, to: true });
+      expect((await allowlist(proxy.id)).effective).toEqual({
+        '/api/v3/calendar': ['get'],
+        '/api/v3/movie': ['get', 'post'],
+      });
+      expect((await call('restorable', proxy.key, 'POST', '/api/v3/movie')).status).toBe(200);
+
+      // Change again, then restore the restore revision: the same state comes back, pointing at it.
+      await save(proxy.id, { '/api/v3/movie': [] });
+      const again = (await admin.post(`/api/admin/v1/proxies/${proxy.id}/revisions/${restore.id}/restore`).expect(200))
+        .body as RevisionDto;
+      expect(again).toMatchObject({ kind: 'restore', restoredFrom: restore.id, overrides: restore.overrides });
+      expect((await revisions(proxy.id)).map((r) => r.kind)).toEqual([
+        'restore',
+        'manual',
+        'restore',
+        'manual',
+        'manual',
+        'manual',
+      ]);
+      // The key did not change.
+      expect((await call('restorable', proxy.key, 'GET', '/api/v3/calendar')).status).toBe(200);
+    });
+
+    it('refuses a revision of another proxy, and a deleted proxy', async () => {
+      const one = await newApp('revision-one', null);
+      const two = await newApp('revision-two', null);
+      const [revision] = await revisions(one.proxy.id);
+      await admin.post(`/api/admin/v1/proxies/${two.proxy.id}/revisions/${revision.id}/restore`).expect(404);
+      await admin.delete(`/api/admin/v1/proxies/${one.proxy.id}`).expect(204);
+      await admin.post(`/api/admin/v1/proxies/${one.proxy.id}/revisions/${revision.id}/restore`).expect(404);
+    });
+  });
+
+  describe('warnings → grants', () => {
+    it('grants the resolved route for every identifier, keeps the template’s grants, and the next identical request passes', async () => {
+      const { proxy } = await newApp('granted', 'dashboard');
+      expect((await call('granted', proxy.key, 'DELETE', '/api/v3/movie/41')).status).toBe(403);
+      const [warning] = await warningsOf(proxy.id);
+      expect(warning).toMatchObject({ method: 'delete', route: '/api/v3/movie/{id}', status: 'open' });
+
+      const granted = (await admin.post(`/api/admin/v1/warnings/${warning.id}/grant`).expect(200))
+        .body as WarningGrantResponse;
+      expect(granted.warning.status).toBe('granted');
+      expect(granted.revision).toMatchObject({
+        kind: 'warning-grant',
+        author: TEST_ADMIN.username,
+        overrides: { '/api/v3/movie/{id}': ['delete', 'get'] },
+      });
+      expect(granted.revision.summary.added).toEqual([{ path: '/api/v3/movie/{id}', method: 'delete' }]);
+      expect(granted.revision.summary.removed).toEqual([]);
+      expect((await call('granted', proxy.key, 'DELETE', '/api/v3/movie/41')).status).toBe(200);
+      expect((await call('granted', proxy.key, 'DELETE', '/api/v3/movie/7')).status).toBe(200);
+      expect((await call('granted', proxy.key, 'GET', '/api/v3/movie/7')).status).toBe(200);
+      expect((await warningsOf(proxy.id))[0].status).toBe('granted');
+      await admin.post(`/api/admin/v1/warnings/${warning.id}/grant`).expect(409);
+    });
+
+    it('grants a path that resolves to no catalog route on its exact path', async () => {
+      const { proxy } = await newApp('unknown-path', null);
+      expect((await call('unknown-path', proxy.key, 'GET', '/api/v3/plugin/report')).status).toBe(403);
+      const [warning] = await warningsOf(proxy.id);
+      expect(warning.route).toBeNull();
+      await admin.post(`/api/admin/v1/warnings/${warning.id}/grant`).expect(200);
+      expect((await allowlist(proxy.id)).overrides).toEqual({ '/api/v3/plugin/report': ['get'] });
+      expect((await call('unknown-path', proxy.key, 'GET', '/api/v3/plugin/report')).status).toBe(200);
+    });
+
+    it('dismisses a warning; it stays dismissed when refused again', async () => {
+      const { proxy } = await newApp('dismissed', null);
+      await call('dismissed', proxy.key, 'GET', '/api/v3/calendar');
+      const [warning] = await warningsOf(proxy.id);
+      expect(
+        ((await admin.post(`/api/admin/v1/warnings/${warning.id}/dismiss`).expect(200)).body as WarningDto).status,
+      ).toBe('dismissed');
+      await call('dismissed', proxy.key, 'GET', '/api/v3/calendar');
+      const [again] = await warningsOf(proxy.id);
+      expect(again).toMatchObject({ status: 'dismissed', count: 2 });
+      await admin.post('/api/admin/v1/warnings/00000000-0000-4000-8000-000000000000/grant').expect(404);
+    });
+  });
+
+  describe('learning mode', () => {
+    it('forwards and records refused requests until its deadline, grants them in one revision, and ends by itself', async () => {
+      const { proxy } = await newApp('learner', null);
+      const key = proxy.key;
+      const hour = 60 * 60 * 1000;
+      await admin
+        .post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until: new Date(t.clock.now() - 1000).toISOString() })
+        .expect(400);
+      await admin
+        .post(`/api/admin/v1/proxies/${proxy.id}/learning`, {
+          until: new Date(t.clock.now() + 8 * 24 * hour).toISOString(),
+        })
+        .expect(400);
+      await admin.post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until: 'tomorrow' }).expect(400);
+      const until = new Date(t.clock.now() + hour).toISOString();
+      const learning = (await admin.post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until }).expect(200))
+        .body as ProxyDto;
+      expect(learning.learningUntil).toBe(until);
+      expect(((await admin.get(`/api/admin/v1/proxies/${proxy.id}`).expect(200)).body as ProxyDto).learningUntil).toBe(
+        until,
+      );
+
+      // Forwarded (the upstream answers) and recorded as learned, without keys or bodies.
+      const forwarded = await call('learner', key, 'GET', `/api/v3/movie/5?apikey=${key}`);
+      expect(forwarded.status).toBe(200);
+      await call('learner', key, 'GET', '/api/v3/movie/6');
+      await call('learner', key, 'POST', '/api/v3/command');
+      const learned = await warningsOf(proxy.id);
+      expect(learned.map((w) => [w.method, w.route, w.status, w.count]).sort()).toEqual([
+        ['get', '/api/v3/movie/{id}', 'learned', 2],
+        ['post', '/api/v3/command', 'learned', 1],
+      ]);
+      expect(JSON.stringify(learned)).not.toContain(key);
+      // Still not forwarded: a bad key, a bad path.
+      expect((await call('learner', '0'.repeat(32), 'GET', '/api/v3/movie/5')).status).toBe(401);
+
+      const bulk = (await admin.post(`/api/admin/v1/proxies/${proxy.id}/learned/grant`).expect(200))
+        .body as LearnedGrantResponse;
+      expect(bulk.granted).toHaveLength(2);
+      expect(bulk.revision).toMatchObject({
+        kind: 'warning-grant',
+        overrides: { '/api/v3/command': ['post'], '/api/v3/movie/{id}': ['get'] },
+      });
+      expect((await revisions(proxy.id)).filter((r) => r.kind === 'warning-grant')).toHaveLength(1);
+      expect((await warningsOf(proxy.id)).every((w) => w.status === 'granted')).toBe(true);
+      expect(
+        ((await admin.post(`/api/admin/v1/proxies/${proxy.id}/learned/grant`).expect(200)).body as LearnedGrantResponse)
+          .revision,
+      ).toBeNull();
+
+      // Past the deadline the proxy refuses again, even before the deadline check has run.
+      expect((await call('learner', key, 'GET', '/api/v3/calendar')).status).toBe(200);
+      t.clock.advance(hour + 1000);
+      expect((await call('learner', key, 'GET', '/api/v3/calendar')).status).toBe(403);
+      await t.app.get(LearningDeadlines).check();
+      expect(
+        ((await admin.get(`/api/admin/v1/proxies/${proxy.id}`).expect(200)).body as ProxyDto).learningUntil,
+      ).toBeNull();
+      const ended = (await changes(`&objectId=${proxy.id}`)).find((c) => c.action === 'proxy.learning-ended');
+      expect(ended).toMatchObject({ actor: 'system', objectType: 'proxy' });
+    });
+
+    it('stops on request', async () => {
+      const { proxy } = await newApp('stopper', null);
+      await admin
+        .post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until: new Date(t.clock.now() + 60_000).toISOString() })
+        .expect(200);
+      expect((await call('stopper', proxy.key, 'GET', '/api/v3/calendar')).status).toBe(200);
+      const stopped = (await admin.delete(`/api/admin/v1/proxies/${proxy.id}/learning`).expect(200)).body as ProxyDto;
+      expect(stopped.learningUntil).toBeNull();
+      expect((await call('stopper', proxy.key, 'GET', '/api/v3/calendar')).status).toBe(403);
+    });
+  });
+
+  describe('recent changes', () => {
+    // After the tests above (grants, dismissals and learning mode are theirs).
+    it('shows each kind of admin write, newest first, with the actor', async () => {
+      const other = await FakeServarr.start({ type: 'radarr' });
+      const created = (
+        await admin.post('/api/admin/v1/services', { baseUrl: other.url, apiKey: other.options.apiKey }).expect(201)
+      ).body as ServiceDto;
+      await admin.patch(`/api/admin/v1/services/${created.id}`, { apiKey: other.options.apiKey }).expect(200);
+      await admin.delete(`/api/admin/v1/services/${created.id}`).expect(204);
+      await other.stop();
+      const { app, proxy } = await newApp('audited', 'dashboard');
+      await admin.patch(`/api/admin/v1/apps/${app.id}`, { name: 'Audited app', templateId: null }).expect(200);
+      await save(proxy.id, { '/api/v3/calendar': ['get'] });
+      await admin.patch(`/api/admin/v1/proxies/${proxy.id}`, { active: false }).expect(200);
+      await admin.post(`/api/admin/v1/proxies/${proxy.id}/rotate-key`).expect(200);
+      const [first] = await revisions(proxy.id);
+      await admin.post(`/api/admin/v1/proxies/${proxy.id}/revisions/${first.id}/restore`).expect(200);
+      await admin.delete(`/api/admin/v1/proxies/${proxy.id}`).expect(204);
+      await admin.delete(`/api/admin/v1/apps/${app.id}`).expect(204);
+
+      const trail = await changes();
+      const actions = trail.map((c) => c.action);
+      for (const action of [
+        'session.signed-in',
+        'service.created',
+        'service.updated',
+        'service.deleted',
+        'app.created',
+        'app.updated',
+        'app.deleted',
+        'proxy.created',
+        'proxy.config-saved',
+        'proxy.deactivated',
+        'proxy.key-rotated',
+        'proxy.revision-restored',
+        'proxy.deleted',
+        'proxy.granted-from-warnings',
+        'proxy.learning-started',
+        'proxy.learning-stopped',
+        'warning.dismissed',
+      ]) {
+        expect(actions).toContain(action);
+      }
+      // Newest first: the app deletion is the latest write.
+      expect(trail[0]).toMatchObject({
+        action: 'app.deleted',
+        actor: TEST_ADMIN.username,
+        objectType: 'app',
+        objectId: app.id,
+        objectName: 'Audited app',
+      });
+      const saved = trail.find((c) => c.action === 'proxy.config-saved' && c.objectId === proxy.id)!;
+      expect(saved).toMatchObject({
+        actor: TEST_ADMIN.username,
+        appId: app.id,
+        objectName: `Audited app → ${service.name}`,
+      });
+      expect(saved.summary).toContain('GET /api/v3/calendar');
+      expect(trail.filter((c) => c.actor !== TEST_ADMIN.username).every((c) => c.actor === 'system')).toBe(true);
+
+      // Filters and the cursor.
+      expect((await changes('&objectType=service')).every((c) => c.objectType === 'service')).toBe(true);
+      const page = (await admin.get('/api/admin/v1/changes?limit=3').expect(200)).body as Page<ChangeDto>;
+      expect(page.items).toHaveLength(3);
+      const next = (await admin.get(`/api/admin/v1/changes?limit=3&cursor=${page.nextCursor}`).expect(200))
+        .body as Page<ChangeDto>;
+      expect(next.items[0].id).toBe(trail[3].id);
+      await admin.get('/api/admin/v1/changes?objectType=nope').expect(400);
+      // A change never carries a key.
+      expect(JSON.stringify(trail)).not.toContain(upstream.options.apiKey);
+    });
+
+    it('records sign-outs with the admin who signed out', async () => {
+      const cookie = await t.signIn();
+      await t.http.post('/api/auth/sign-out').set('Origin', t.config.publicOrigin).set('Cookie', cookie).expect(204);
+      expect((await changes('&objectType=session'))[0]).toMatchObject({
+        action: 'session.signed-out',
+        actor: TEST_ADMIN.username,
+      });
+    });
+  });
+});

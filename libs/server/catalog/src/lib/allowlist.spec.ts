@@ -1,0 +1,40 @@
+import { diffGrants, effectiveAllowlist, grantsOf, withGrants } from './allowlist';
+
+describe('allowlists', () => {
+  const template = { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'], '/api/v3/calendar': ['get'] };
+
+  it('effective: overrides replace per path (by route shape), [] denies, absent inherits', () => {
+    expect(effectiveAllowlist(template, { '/api/v3/Movie/{movieId}': ['delete'], '/api/v3/calendar': [] })).toEqual({
+      '/api/v3/movie': ['get'],
+      '/api/v3/Movie/{movieId}': ['delete'],
+    });
+    expect(effectiveAllowlist(template, {})).toEqual(template);
+    expect(effectiveAllowlist({}, {})).toEqual({});
+  });
+
+  it('grants on top of the effective list for the path, keeping what the template granted', () => {
+    expect(withGrants(template, {}, [{ path: '/api/v3/movie/{id}', method: 'delete' }])).toEqual({
+      '/api/v3/movie/{id}': ['delete', 'get'],
+    });
+    // An existing override of the same route (other parameter name) is extended, not duplicated.
+    expect(
+      withGrants(template, { '/api/v3/movie/{movieId}': ['put'] }, [{ path: '/api/v3/movie/{id}', method: 'delete' }]),
+    ).toEqual({ '/api/v3/movie/{movieId}': ['delete', 'put'] });
+    // A denied path opens for just the granted method.
+    expect(withGrants(template, { '/api/v3/calendar': [] }, [{ path: '/api/v3/calendar', method: 'get' }])).toEqual({
+      '/api/v3/calendar': ['get'],
+    });
+  });
+
+  it('diffs two effective allowlists by route shape and method', () => {
+    expect(diffGrants(template, { '/api/v3/movie/{movieId}': ['get', 'put'], '/api/v3/movie': ['get'] })).toEqual({
+      added: [{ path: '/api/v3/movie/{movieId}', method: 'put' }],
+      removed: [{ path: '/api/v3/calendar', method: 'get' }],
+    });
+    expect(grantsOf({ '/b': ['get'], '/a': ['put', 'get'] })).toEqual([
+      { path: '/a', method: 'get' },
+      { path: '/a', method: 'put' },
+      { path: '/b', method: 'get' },
+    ]);
+  });
+});
