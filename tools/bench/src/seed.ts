@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { AppConfig, loadConfig } from '@arrbiter/server/config';
 import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { openDataSource } from '@arrbiter/server/database';
+import { readTemplateDirectory, TemplateSet } from '@arrbiter/server/templates';
 import { fakeOpenApi } from '@arrbiter/tools/fake-servarr';
 
 const SHARED = resolve(__dirname, '../../../../shared/fixtures');
@@ -27,16 +28,20 @@ function radarrDescription(): { document: unknown; real: boolean } {
   return { document: fakeOpenApi('v3'), real: false };
 }
 
-/** Grant sets of the real community templates for Radarr that allow the benchmark's reads. */
-function templateGrants(): Record<string, string[]>[] {
-  const dir = join(SHARED, 'template-repo/radarr');
-  const fallback = [{ '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'] }];
-  if (!existsSync(dir)) return fallback;
-  const grants = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string[]>)
-    .filter((g) => g['/api/v3/movie']?.includes('get') && g['/api/v3/movie/{id}']?.includes('get'));
-  return grants.length > 0 ? grants : fallback;
+/**
+ * The real community templates (every service type) from ../shared, else one project template; and
+ * the names of the Radarr ones that allow the benchmark's reads.
+ */
+async function templates(): Promise<{ all: TemplateSet; readers: string[] }> {
+  const dir = join(SHARED, 'template-repo');
+  const all: TemplateSet = existsSync(dir)
+    ? (await readTemplateDirectory(dir)).templates
+    : new Map([['bench', { radarr: { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'] } }]]);
+  const readers = [...all]
+    .filter(([, blocks]) => blocks['radarr']?.['/api/v3/movie']?.includes('get'))
+    .filter(([, blocks]) => blocks['radarr']?.['/api/v3/movie/{id}']?.includes('get'))
+    .map(([name]) => name);
+  return { all, readers };
 }
 
 export function benchConfig(env: NodeJS.ProcessEnv): AppConfig {
@@ -45,8 +50,8 @@ export function benchConfig(env: NodeJS.ProcessEnv): AppConfig {
 
 /**
  * Migrates a fresh database and loads a realistic state straight into it: one Radarr service, its
- * catalog, `count` apps with one proxy each whose grants come from the template repository (as
- * overrides), and extra overrides on a tenth of them.
+ * catalog, the template repository's templates, `count` apps with one proxy each whose grants come
+ * from those templates, and extra overrides on a tenth of them.
  */
 export async function seed(
   env: NodeJS.ProcessEnv,
@@ -59,7 +64,17 @@ export async function seed(
   const dataSource = await openDataSource(config, { entities: [], migrate: true });
   try {
     const { document, real } = radarrDescription();
-    const grants = templateGrants();
+    const { all, readers } = await templates();
+    const templateIds = new Map<string, string>();
+    for (const [name, blocks] of all) {
+      const id = randomUUID();
+      templateIds.set(name, id);
+      await dataSource.query(`INSERT INTO template (id, name, source, blocks) VALUES ($1, $2, 'repository', $3)`, [
+        id,
+        name,
+        JSON.stringify(blocks),
+      ]);
+    }
     await dataSource.query(
       `INSERT INTO openapi_document (service_type, api_version, document, source, route_count) VALUES ('radarr', 'v3', $1, 'upload', 0)`,
       [JSON.stringify(document)],
@@ -77,10 +92,13 @@ export async function seed(
       const digests: string[] = [];
       const ciphertexts: string[] = [];
       const overrides: string[] = [];
+      const appTemplates: string[] = [];
       for (let i = start; i < Math.min(count, start + 500); i += 1) {
         const key = generateProxyKey();
         const slug = `app-${i}`;
-        const grant: Record<string, string[]> = { ...grants[i % grants.length], '/api/v3/test/stream': ['get'] };
+        // The template grants the reads; the overrides add the streaming test route (and more on a tenth).
+        const grant: Record<string, string[]> = { '/api/v3/test/stream': ['get'] };
+        appTemplates.push(templateIds.get(readers[i % readers.length]) as string);
         if (i % 10 === 0)
           Object.assign(grant, {
             '/api/v3/calendar': ['get'],
@@ -96,8 +114,8 @@ export async function seed(
         apps.push({ slug, key });
       }
       await dataSource.query(
-        `INSERT INTO app (id, name, slug, active) SELECT u.id, u.slug, u.slug, true FROM unnest($1::uuid[], $2::varchar[]) AS u(id, slug)`,
-        [ids, slugs],
+        `INSERT INTO app (id, name, slug, active, template_id) SELECT u.id, u.slug, u.slug, true, u.template_id FROM unnest($1::uuid[], $2::varchar[], $3::uuid[]) AS u(id, slug, template_id)`,
+        [ids, slugs, appTemplates],
       );
       await dataSource.query(
         `INSERT INTO proxy (id, app_id, service_id, active, key_digest, key_ciphertext, overrides)
