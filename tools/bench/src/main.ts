@@ -89,6 +89,7 @@ async function arrbiterTarget(
     DATA_DIR: dataDir,
     SECRET_KEY,
     OPENAPI_SOURCES: 'none',
+    TEMPLATE_REPOSITORY: 'none',
     ...ADMIN,
     ...(database ? { DATABASE_URL: database.url } : {}),
   };

@@ -8,7 +8,8 @@ export const SERVER_MAIN = resolve(__dirname, '../../../../dist/apps/server/main
 
 /** The environment a child server gets: only what the test gives it (plus PATH and HOME). */
 function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env };
+  // No automatic sync from the public template repository unless a test asks for one.
+  return { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', TEMPLATE_REPOSITORY: 'none', ...env };
 }
 
 export interface ServerProcess {

@@ -8,6 +8,7 @@ import { CryptoModule } from '@arrbiter/server/crypto';
 import { DatabaseModule } from '@arrbiter/server/database';
 import { GatewayModule } from '@arrbiter/server/gateway';
 import { HistoryModule } from '@arrbiter/server/history';
+import { TemplateSyncModule } from '@arrbiter/server/template-sync';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { HealthModule } from '@arrbiter/server/health';
 import { AllExceptionsFilter, buildLoggerOptions } from '@arrbiter/server/http';
@@ -46,6 +47,7 @@ export class AppModule {
         ProxiesModule,
         WarningsModule,
         TemplatesModule,
+        TemplateSyncModule,
       ],
       providers: [
         {

@@ -4,6 +4,7 @@ import { OpenApiDocumentEntity } from '@arrbiter/server/catalog';
 import { ProxyEntity } from '@arrbiter/server/proxies';
 import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history';
 import { ServiceEntity } from '@arrbiter/server/services';
+import { SettingEntity } from '@arrbiter/server/template-sync';
 import { TemplateEntity } from '@arrbiter/server/templates';
 import { AccessWarningEntity } from '@arrbiter/server/warnings';
 
@@ -18,4 +19,5 @@ export const ENTITIES = [
   TemplateEntity,
   RevisionEntity,
   ChangeEntity,
+  SettingEntity,
 ];

@@ -40,6 +40,8 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
     ADMIN_USERNAME: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     LOG_LEVEL: 'info',
+    // No automatic template sync from the public repository: tests sync what they choose.
+    TEMPLATE_REPOSITORY: 'none',
     ...database.env,
     ...env,
   });

@@ -43,4 +43,9 @@ export class AppConfig {
   readonly trustProxy!: boolean | number | readonly string[];
   /** Upstream response time-out on the proxy route, in milliseconds. */
   readonly upstreamTimeoutMs!: number;
+  /**
+   * The template repository used until an admin changes the setting (`TEMPLATE_REPOSITORY`): the public
+   * Starr Proxy templates by default; `url` is '' when `TEMPLATE_REPOSITORY=none`.
+   */
+  readonly templateRepository!: { readonly url: string; readonly ref: string; readonly path: string };
 }

@@ -18,6 +18,13 @@ import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
 import { ConfigError } from './config-error';
 
 /** Where OpenAPI descriptions come from when an upstream does not serve its own. */
+/** The public Starr Proxy community templates (`<serviceType>/<template>.json` under `path`). */
+export const DEFAULT_TEMPLATE_REPOSITORY = {
+  url: 'https://github.com/Notifiarr/starrproxy.git',
+  ref: 'main',
+  path: 'root/app/www/public/templates',
+};
+
 export const DEFAULT_OPENAPI_SOURCES = [
   'https://raw.githubusercontent.com/{Name}/{Name}/develop/src/{Name}.Api.{Version}/openapi.json',
 ];
@@ -94,6 +101,10 @@ class EnvironmentVariables {
   @IsOptional()
   @IsString()
   OPENAPI_SOURCES?: string;
+
+  @IsOptional()
+  @IsString()
+  TEMPLATE_REPOSITORY?: string;
 
   @IsOptional()
   @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
@@ -256,6 +267,18 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     else allowedOrigins.push(origin);
   }
 
+  let templateRepository = DEFAULT_TEMPLATE_REPOSITORY;
+  const repository = env.TEMPLATE_REPOSITORY?.trim();
+  if (repository !== undefined && repository !== '') {
+    if (repository.toLowerCase() === 'none') templateRepository = { url: '', ref: '', path: '' };
+    else if (repository.startsWith('/')) templateRepository = { url: repository, ref: '', path: '' };
+    else if (httpOrigin(repository) !== undefined) templateRepository = { url: repository, ref: 'main', path: '' };
+    else
+      problems.push(
+        `TEMPLATE_REPOSITORY: ${JSON.stringify(repository)} is not an http(s) git URL or an absolute directory (or use "none")`,
+      );
+  }
+
   let openapiSources: string[] = DEFAULT_OPENAPI_SOURCES;
   if (env.OPENAPI_SOURCES !== undefined) {
     const items = env.OPENAPI_SOURCES.split(',')
@@ -307,6 +330,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     sessionMaxSeconds,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS ?? 30_000,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    templateRepository,
   } satisfies AppConfig);
 }
 
@@ -325,6 +349,7 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   ALLOWED_ORIGINS = undefined;
   LOG_LEVEL = undefined;
   OPENAPI_SOURCES = undefined;
+  TEMPLATE_REPOSITORY = undefined;
   TRUST_PROXY = undefined;
   SESSION_IDLE_HOURS = undefined;
   SESSION_MAX_HOURS = undefined;

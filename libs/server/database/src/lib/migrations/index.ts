@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { TemplateRepositorySettings1795276983424 } from './1795276983424-TemplateRepositorySettings';
 import { TemplatesRevisionsChanges1795276063170 } from './1795276063170-TemplatesRevisionsChanges';
 import { ProxyCore1795267688566 } from './1795267688566-ProxyCore';
 import { Initial1795265866730 } from './1795265866730-Initial';
@@ -8,4 +9,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Initial1795265866730,
   ProxyCore1795267688566,
   TemplatesRevisionsChanges1795276063170,
+  TemplateRepositorySettings1795276983424,
 ];

@@ -1,0 +1,357 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type {
+  AllowlistResponse,
+  AppDto,
+  ChangeDto,
+  Page,
+  ProxyConnectionDto,
+  RevisionDto,
+  ServiceDto,
+  TemplateDto,
+  TemplateRepositoryStatus,
+  TemplateSyncReport,
+} from '@arrbiter/contracts';
+import { parseOpenApi, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
+import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/template-sync';
+import { readTemplateDirectory } from '@arrbiter/server/templates';
+import { GitHttpServer, TestGitRepository } from '@arrbiter/server/testing';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { Client } from 'pg';
+import { rawRequest } from '../testing/raw-http';
+import { AdminClient, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
+
+/** The project's copy of the community template repository (`<serviceType>/<template>.json`). */
+const FIXTURE = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
+/** The real OpenAPI descriptions, beside the project when they are there (CI has them). */
+const SHARED_OPENAPI = resolve(__dirname, '../../../../../shared/fixtures/openapi');
+
+function fixtureNames(): string[] {
+  const names = new Set<string>();
+  for (const type of readdirSync(FIXTURE))
+    for (const file of readdirSync(join(FIXTURE, type))) names.add(file.replace(/\.json$/, ''));
+  return [...names].sort();
+}
+
+describe('template repository sync', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  let work: string;
+  let upstream: FakeServarr;
+  let service: ServiceDto;
+  let base: string;
+
+  const settings = (url: string, extra: Partial<TemplateRepositoryStatus> = {}) =>
+    admin
+      .put('/api/admin/v1/settings/template-repository', { url, ref: '', path: '', intervalMinutes: 0, ...extra })
+      .expect(200);
+  const sync = async (dryRun = false) =>
+    (await admin.post(`/api/admin/v1/templates/sync${dryRun ? '?dryRun=true' : ''}`).expect(200))
+      .body as TemplateSyncReport;
+  const templates = async () => (await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[];
+  const template = async (name: string) => (await templates()).find((x) => x.name === name);
+  const revisions = async (proxyId: string) =>
+    ((await admin.get(`/api/admin/v1/proxies/${proxyId}/revisions`).expect(200)).body as Page<RevisionDto>).items;
+  const appWith = async (slug: string, templateName: string) => {
+    const app = (
+      await admin
+        .post('/api/admin/v1/apps', {
+          name: slug,
+          slug,
+          templateId: (await template(templateName))!.id,
+          active: true,
+        })
+        .expect(201)
+    ).body as AppDto;
+    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    return { app, proxy };
+  };
+  const call = (slug: string, key: string, method: string, path: string) =>
+    rawRequest(base, method, `/proxy/${slug}${path}`, { 'x-api-key': key });
+
+  beforeAll(async () => {
+    t = await startTestApp({ OPENAPI_SOURCES: 'none' });
+    admin = await t.admin();
+    base = await t.listen();
+    work = mkdtempSync(join(tmpdir(), 'arrbiter-sync-'));
+    upstream = await FakeServarr.start({ type: 'radarr' });
+    service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await t.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('validates the settings and stores nothing invalid', async () => {
+    const before = (await admin.get('/api/admin/v1/settings/template-repository').expect(200))
+      .body as TemplateRepositoryStatus;
+    expect(before).toMatchObject({ url: '', intervalMinutes: 0, lastSync: null });
+    for (const bad of [
+      { url: 'ftp://example.com/repo.git' },
+      { url: 'https://user:token@example.com/repo.git' },
+      { url: 'relative/dir' },
+      { path: '../outside' },
+      { ref: '--upload-pack=evil' },
+      { intervalMinutes: -1 },
+      { intervalMinutes: 1.5 },
+    ]) {
+      await admin
+        .put('/api/admin/v1/settings/template-repository', {
+          url: 'https://example.com/t.git',
+          ref: 'main',
+          path: '',
+          intervalMinutes: 60,
+          ...bad,
+        })
+        .expect(400);
+    }
+    await admin.get('/api/admin/v1/settings/template-repository').expect(200, before);
+    // Nothing to sync from yet.
+    await admin.post('/api/admin/v1/templates/sync').expect(400);
+  });
+
+  it('syncs the fixture repository from a directory: every template, every block', async () => {
+    const dir = join(work, 'directory');
+    cpSync(FIXTURE, dir, { recursive: true });
+    await settings(dir);
+    const report = await sync();
+    expect(report.problems).toEqual([]);
+    expect(report.commit).toBeNull();
+    expect(report.added.sort()).toEqual(fixtureNames());
+    const stored = await templates();
+    expect(stored.map((x) => x.name).sort()).toEqual(fixtureNames());
+    const homepage = stored.find((x) => x.name === 'homepage')!;
+    expect(homepage.source).toBe('repository');
+    expect(homepage.blocks['radarr']['/api/v3/movie']).toEqual(['get']);
+    expect(Object.keys(homepage.blocks).sort()).toEqual(
+      readdirSync(FIXTURE)
+        .filter((type) => existsSync(join(FIXTURE, type, 'homepage.json')))
+        .sort(),
+    );
+    // Syncing again changes nothing.
+    const again = await sync();
+    expect(again).toMatchObject({ added: [], changed: [], deleted: [], keptRemoved: [], proxies: [] });
+    expect(again.unchanged).toBe(fixtureNames().length);
+  });
+
+  describe('over HTTP from a git server', () => {
+    let server: GitHttpServer;
+    let repo: TestGitRepository;
+
+    beforeAll(async () => {
+      repo = await TestGitRepository.create(join(work, 'git', 'templates'), FIXTURE);
+      server = await GitHttpServer.start(join(work, 'git'));
+      await settings(`${server.url}/templates`, { ref: 'main' });
+    });
+    afterAll(() => server.stop());
+
+    it('clones the repository and reports the commit', async () => {
+      const head = await repo.commit('nothing');
+      const report = await sync();
+      expect(report.commit).toBe(head);
+      expect(report.problems).toEqual([]);
+      expect(server.requests).toBeGreaterThan(0);
+      const status = (await admin.get('/api/admin/v1/settings/template-repository').expect(200))
+        .body as TemplateRepositoryStatus;
+      expect(status.lastSync).toMatchObject({ ok: true });
+    });
+
+    it('changes the allowlist of every proxy of every app using a changed template, with one template-sync revision each', async () => {
+      const one = await appWith('sync-one', 'homepage');
+      const two = await appWith('sync-two', 'homepage');
+      const other = await appWith('sync-other', 'notifiarr');
+      expect((await call('sync-one', one.proxy.key, 'GET', '/api/v3/calendar')).status).toBe(200);
+      expect((await call('sync-one', one.proxy.key, 'DELETE', '/api/v3/movie/3')).status).toBe(403);
+
+      const file = 'radarr/homepage.json';
+      const block = JSON.parse(readFileSync(join(repo.dir, file), 'utf8')) as Record<string, string[]>;
+      delete block['/api/v3/calendar'];
+      block['/api/v3/movie/{id}'] = ['delete', 'get'];
+      repo.write(file, JSON.stringify(block, null, 2));
+      await repo.commit('homepage: may delete movies, no calendar');
+
+      // A dry run reports exactly what the sync will do, and changes nothing.
+      const preview = await sync(true);
+      expect((await template('homepage'))!.blocks['radarr']['/api/v3/calendar']).toEqual(['get']);
+      expect((await revisions(one.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+
+      const report = await sync();
+      expect({ ...preview, dryRun: false }).toEqual(report);
+      expect(report.changed).toEqual([
+        {
+          name: 'homepage',
+          blocks: [
+            {
+              serviceType: 'radarr',
+              added: [{ path: '/api/v3/movie/{id}', method: 'delete' }],
+              removed: [{ path: '/api/v3/calendar', method: 'get' }],
+            },
+          ],
+        },
+      ]);
+      expect(report.proxies.map((p) => p.appName).sort()).toEqual(['sync-one', 'sync-two']);
+      for (const { proxy } of [one, two]) {
+        const [latest, ...rest] = await revisions(proxy.id);
+        expect(rest.map((r) => r.kind)).toEqual(['manual']);
+        expect(latest).toMatchObject({ kind: 'template-sync', author: TEST_ADMIN.username, overrides: {} });
+        expect(latest.summary).toMatchObject({
+          added: [{ path: '/api/v3/movie/{id}', method: 'delete' }],
+          removed: [{ path: '/api/v3/calendar', method: 'get' }],
+        });
+      }
+      expect((await revisions(other.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+      // Enforced by the next request.
+      expect((await call('sync-two', two.proxy.key, 'GET', '/api/v3/calendar')).status).toBe(403);
+      expect((await call('sync-two', two.proxy.key, 'DELETE', '/api/v3/movie/3')).status).toBe(200);
+
+      const trail = ((await admin.get('/api/admin/v1/changes?objectType=template').expect(200)).body as Page<ChangeDto>)
+        .items;
+      expect(trail[0]).toMatchObject({ action: 'template.synced', actor: TEST_ADMIN.username });
+      expect(trail[0].summary).toContain('1 changed');
+    });
+
+    it('keeps a deleted template that apps use (marked removed, access unchanged) and deletes an unused one', async () => {
+      const { proxy } = await appWith('keeps', 'lunasea');
+      expect((await call('keeps', proxy.key, 'GET', '/api/v3/movie')).status).toBe(200);
+      for (const type of readdirSync(repo.dir).filter((d) => !d.startsWith('.'))) {
+        for (const name of ['lunasea', 'cross-seed'])
+          if (existsSync(join(repo.dir, type, `${name}.json`))) repo.remove(`${type}/${name}.json`);
+      }
+      await repo.commit('remove lunasea and cross-seed');
+      const report = await sync();
+      expect(report.keptRemoved).toEqual(['lunasea']);
+      expect(report.deleted).toEqual(['cross-seed']);
+      expect(report.proxies).toEqual([]);
+      expect(await template('lunasea')).toMatchObject({ removed: true, appCount: 1 });
+      expect(await template('cross-seed')).toBeUndefined();
+      expect((await call('keeps', proxy.key, 'GET', '/api/v3/movie')).status).toBe(200);
+    });
+
+    it('reports a malformed file with its name and reason and keeps what was stored for it', async () => {
+      const before = await template('bazarr');
+      repo.write('radarr/bazarr.json', '{ "/api/v3/movie": ["get"');
+      repo.write('radarr/brand-new.json', JSON.stringify({ '/api/v3/movie': ['get'] }));
+      repo.write('plex/anything.json', '{}');
+      await repo.commit('a broken file, a new one, an unknown service type');
+      const report = await sync();
+      expect(report.problems).toEqual(
+        expect.arrayContaining([
+          { file: 'radarr/bazarr.json', reason: expect.stringMatching(/^not valid JSON/) as string },
+          { file: 'plex/', reason: expect.stringContaining('unknown service type') as string },
+        ]),
+      );
+      expect(report.added).toEqual(['brand-new']);
+      expect(report.changed).toEqual([]);
+      expect((await template('bazarr'))!.blocks).toEqual(before!.blocks);
+    });
+
+    it('changes nothing when the repository cannot be reached', async () => {
+      const count = (await templates()).length;
+      await settings('http://127.0.0.1:9/templates.git', { ref: 'main' });
+      const response = await admin.post('/api/admin/v1/templates/sync').expect(502);
+      expect((response.body as { message: string }).message).toMatch(/^Templates unchanged: cannot fetch/);
+      expect((await templates()).length).toBe(count);
+      const status = (await admin.get('/api/admin/v1/settings/template-repository').expect(200))
+        .body as TemplateRepositoryStatus;
+      expect(status.lastSync).toMatchObject({ ok: false });
+      const trail = ((await admin.get('/api/admin/v1/changes?objectType=template').expect(200)).body as Page<ChangeDto>)
+        .items;
+      expect(trail[0].action).toBe('template.sync-failed');
+      await settings(`${server.url}/templates`, { ref: 'main' });
+    });
+
+    it('refuses a sync while another runs, and changes nothing for it', async () => {
+      const results = await Promise.all([
+        admin.post('/api/admin/v1/templates/sync'),
+        admin.post('/api/admin/v1/templates/sync'),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const refused = results.find((r) => r.status === 409)!;
+      expect((refused.body as { message: string }).message).toContain('already running');
+    });
+
+    (process.env['DATABASE_URL'] ? it : it.skip)(
+      'refuses a sync while another replica holds the lock (PostgreSQL advisory lock)',
+      async () => {
+        const other = new Client({ connectionString: t.config.databaseUrl });
+        await other.connect();
+        try {
+          await other.query('SELECT pg_advisory_lock($1)', [TEMPLATE_SYNC_LOCK]);
+          await admin.post('/api/admin/v1/templates/sync').expect(409);
+          await other.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_SYNC_LOCK]);
+          await admin.post('/api/admin/v1/templates/sync').expect(200);
+        } finally {
+          await other.end();
+        }
+      },
+    );
+  });
+
+  it('saves an app’s effective allowlist as a local template that syncs never overwrite', async () => {
+    const { app, proxy } = await appWith('local-source', 'homepage');
+    await admin
+      .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: { '/api/v3/calendar': ['get'] }, active: true })
+      .expect(200);
+    const effective = (
+      (await admin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200)).body as AllowlistResponse
+    ).effective;
+    const saved = (
+      await admin.post(`/api/admin/v1/apps/${app.id}/save-as-template`, { name: 'my-homepage' }).expect(201)
+    ).body as TemplateDto;
+    expect(saved).toMatchObject({
+      name: 'my-homepage',
+      source: 'local',
+      removed: false,
+      blocks: { radarr: effective },
+    });
+    await admin.post(`/api/admin/v1/apps/${app.id}/save-as-template`, { name: 'my-homepage' }).expect(409);
+    await admin.post(`/api/admin/v1/apps/${app.id}/save-as-template`, { name: '../evil' }).expect(400);
+
+    // A repository file with the same name is reported and skipped; the local template stays as it was.
+    const dir = join(work, 'with-clash');
+    cpSync(FIXTURE, dir, { recursive: true });
+    cpSync(join(FIXTURE, 'radarr', 'homepage.json'), join(dir, 'radarr', 'my-homepage.json'));
+    await settings(dir);
+    const report = await sync();
+    expect(report.problems).toContainEqual({
+      file: '*/my-homepage.json',
+      reason: 'a local template has this name: the local one is kept',
+    });
+    expect((await template('my-homepage'))!.blocks).toEqual({ radarr: effective });
+  });
+
+  (existsSync(SHARED_OPENAPI) ? it : it.skip)(
+    'resolves every template path the real catalogs know to that catalog route',
+    async () => {
+      const { templates: set } = await readTemplateDirectory(FIXTURE);
+      let checked = 0;
+      for (const file of readdirSync(SHARED_OPENAPI)) {
+        const [type] = file.split('-');
+        const routes = parseOpenApi(JSON.parse(readFileSync(join(SHARED_OPENAPI, file), 'utf8')));
+        const matcher = new RouteMatcher(routes);
+        const known = new Set(routes.map((r) => routeShape(r.path)));
+        for (const blocks of set.values()) {
+          for (const [path, methods] of Object.entries(blocks[type] ?? {})) {
+            if (!known.has(routeShape(path))) continue;
+            // A concrete request: every parameter an integer, as Servarr ids are.
+            const segments = path
+              .split('/')
+              .filter(Boolean)
+              .map((s) => (s.startsWith('{') ? '42' : s));
+            for (const method of methods) {
+              const route = matcher.resolve(segments, method as 'get');
+              expect({ path, method, resolved: route?.shape }).toEqual({ path, method, resolved: routeShape(path) });
+              checked += 1;
+            }
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(100);
+    },
+  );
+});

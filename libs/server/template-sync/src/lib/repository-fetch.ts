@@ -1,0 +1,127 @@
+import * as fs from 'node:fs';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import type { TemplateRepositorySettings } from '@arrbiter/contracts';
+import { ParsedTemplates, readTemplateDirectory } from '@arrbiter/server/templates';
+import git, { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+
+/** Limits of one fetch: a hostile or huge repository fails the sync instead of the server. */
+export interface FetchLimits {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_FETCH_LIMITS: FetchLimits = { timeoutMs: 60_000, maxBytes: 50 * 1024 * 1024 };
+
+/** Why a repository could not be read (the sync changes nothing). */
+export class RepositoryFetchError extends Error {}
+
+export interface FetchedTemplates extends ParsedTemplates {
+  /** The commit read (git), or null for a local directory. */
+  commit: string | null;
+}
+
+async function collect(
+  body: AsyncIterableIterator<Uint8Array> | undefined,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (!body) return undefined;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  const joined = Buffer.concat(chunks);
+  const copy = new Uint8Array(new ArrayBuffer(joined.byteLength));
+  copy.set(joined);
+  return copy;
+}
+
+/** isomorphic-git's HTTP client on fetch, with one deadline and one byte budget for the whole fetch. */
+function limitedHttp(limits: FetchLimits, signal: AbortSignal): HttpClient {
+  let received = 0;
+  return {
+    async request({ url, method = 'GET', headers = {}, body }: GitHttpRequest): Promise<GitHttpResponse> {
+      const payload = await collect(body);
+      const response = await fetch(url, { method, headers, body: payload, signal, redirect: 'follow' });
+      async function* limited(): AsyncIterableIterator<Uint8Array> {
+        if (!response.body) return;
+        for await (const chunk of response.body) {
+          received += chunk.byteLength;
+          if (received > limits.maxBytes)
+            throw new RepositoryFetchError(`the repository is larger than ${limits.maxBytes / 1024 / 1024} MB`);
+          yield chunk;
+        }
+      }
+      return {
+        url: response.url,
+        method,
+        statusCode: response.status,
+        statusMessage: response.statusText,
+        headers: Object.fromEntries(response.headers),
+        body: limited(),
+      };
+    },
+  };
+}
+
+function describe(error: unknown, settings: TemplateRepositorySettings, limits: FetchLimits): string {
+  if (error instanceof RepositoryFetchError) return error.message;
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${limits.timeoutMs / 1000} s`;
+  if (e.code === 'HttpError') return `the server answered ${e.message ?? 'an HTTP error'}`;
+  if (e.code === 'NotFoundError') return `ref "${settings.ref}" not found (${e.message ?? ''})`.trim();
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
+}
+
+/** The folder of templates inside a checkout, refusing a path that leaves it. */
+async function templateRoot(root: string, path: string): Promise<string> {
+  const folder = resolve(root, path);
+  if (relative(root, folder).startsWith('..')) throw new RepositoryFetchError('path leaves the repository');
+  const real = await realpath(folder).catch(() => undefined);
+  if (!real || !(await stat(real)).isDirectory())
+    throw new RepositoryFetchError(`there is no folder "${path || '.'}" in the repository`);
+  if (relative(await realpath(root), real).startsWith('..'))
+    throw new RepositoryFetchError('path leaves the repository');
+  return real;
+}
+
+/**
+ * Reads the templates of a repository: a local directory directly, a git URL by a shallow clone
+ * over HTTP(S) (isomorphic-git, no git binary) into a temporary folder under `workDir`, removed after.
+ */
+export async function fetchTemplateRepository(
+  settings: TemplateRepositorySettings,
+  workDir: string,
+  limits: FetchLimits = DEFAULT_FETCH_LIMITS,
+): Promise<FetchedTemplates> {
+  if (settings.url.startsWith('/')) {
+    const root = await realpath(settings.url).catch(() => undefined);
+    if (!root) throw new RepositoryFetchError(`cannot read ${settings.url}: no such directory`);
+    return { ...(await readTemplateDirectory(await templateRoot(root, settings.path))), commit: null };
+  }
+  fs.mkdirSync(workDir, { recursive: true });
+  const dir = await mkdtemp(join(workDir, 'checkout-'));
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  try {
+    const http = limitedHttp(limits, signal);
+    const isCommit = /^[0-9a-f]{40}$/i.test(settings.ref);
+    try {
+      await git.clone({
+        fs,
+        http,
+        dir,
+        url: settings.url,
+        ...(isCommit || settings.ref === '' ? {} : { ref: settings.ref }),
+        singleBranch: true,
+        noTags: true,
+        // A commit may be anywhere in the branch's history; a branch or tag needs only its tip.
+        ...(isCommit ? {} : { depth: 1 }),
+        noCheckout: isCommit,
+      });
+      if (isCommit) await git.checkout({ fs, dir, ref: settings.ref, force: true });
+    } catch (error) {
+      throw new RepositoryFetchError(`cannot fetch ${settings.url}: ${describe(error, settings, limits)}`);
+    }
+    const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
+    return { ...(await readTemplateDirectory(await templateRoot(dir, settings.path))), commit };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

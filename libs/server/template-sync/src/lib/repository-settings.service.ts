@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import type { TemplateRepositorySettings, TemplateRepositoryStatus } from '@arrbiter/contracts';
+import { AppConfig } from '@arrbiter/server/config';
+import { ChangesService } from '@arrbiter/server/history';
+import { DataSource } from 'typeorm';
+import { SettingEntity } from './entities/setting.entity';
+
+const SETTINGS_KEY = 'template-repository';
+const LAST_SYNC_KEY = 'template-repository.last-sync';
+
+/** Syncs once a day unless an admin says otherwise. */
+export const DEFAULT_INTERVAL_MINUTES = 24 * 60;
+
+export type LastSync = NonNullable<TemplateRepositoryStatus['lastSync']>;
+
+/** Where templates are synced from (`GET/PUT /api/admin/v1/settings/template-repository`). */
+@Injectable()
+export class RepositorySettingsService {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly audit: ChangesService,
+  ) {}
+
+  async get(): Promise<TemplateRepositorySettings> {
+    const row = await this.dataSource.getRepository(SettingEntity).findOneBy({ key: SETTINGS_KEY });
+    if (row) return row.value as TemplateRepositorySettings;
+    const fallback = this.config.templateRepository;
+    return { ...fallback, intervalMinutes: fallback.url === '' ? 0 : DEFAULT_INTERVAL_MINUTES };
+  }
+
+  async status(): Promise<TemplateRepositoryStatus> {
+    const [settings, last] = await Promise.all([
+      this.get(),
+      this.dataSource.getRepository(SettingEntity).findOneBy({ key: LAST_SYNC_KEY }),
+    ]);
+    return { ...settings, lastSync: (last?.value as LastSync | undefined) ?? null };
+  }
+
+  async put(settings: TemplateRepositorySettings, actor: string): Promise<TemplateRepositoryStatus> {
+    const value: TemplateRepositorySettings = {
+      url: settings.url.trim(),
+      ref: settings.ref.trim(),
+      path: settings.path.trim().replace(/\/+$/, ''),
+      intervalMinutes: settings.intervalMinutes,
+    };
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(SettingEntity).save({ key: SETTINGS_KEY, value });
+      await this.audit.record(
+        {
+          actor,
+          action: 'settings.template-repository-changed',
+          objectType: 'settings',
+          objectName: 'Template repository',
+          summary:
+            value.url === ''
+              ? 'Template repository disabled'
+              : `Template repository set to ${value.url}${value.ref ? ` at ${value.ref}` : ''}${value.path ? `, folder ${value.path}` : ''}; ${value.intervalMinutes > 0 ? `synced every ${value.intervalMinutes} minutes` : 'synced on request only'}`,
+        },
+        manager,
+      );
+    });
+    for (const listener of this.listeners) listener();
+    return this.status();
+  }
+
+  async recordLastSync(lastSync: LastSync): Promise<void> {
+    await this.dataSource.getRepository(SettingEntity).save({ key: LAST_SYNC_KEY, value: lastSync });
+  }
+
+  /** Called after the settings change (the scheduler re-plans). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

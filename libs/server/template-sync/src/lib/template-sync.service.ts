@@ -1,0 +1,371 @@
+import { join } from 'node:path';
+import {
+  BadGatewayException,
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import type {
+  AllowlistMap,
+  TemplateBlockChange,
+  TemplateDto,
+  TemplateProblem,
+  TemplateSyncReport,
+} from '@arrbiter/contracts';
+import { AppEntity } from '@arrbiter/server/apps';
+import { diffGrants, effectiveAllowlist } from '@arrbiter/server/catalog';
+import { AppConfig, Clock } from '@arrbiter/server/config';
+import { ChangesService, RevisionsService } from '@arrbiter/server/history';
+import { isUniqueViolation } from '@arrbiter/server/http';
+import { ProxyEntity, summarize } from '@arrbiter/server/proxies';
+import { ServiceEntity } from '@arrbiter/server/services';
+import {
+  normaliseAllowlist,
+  SERVICE_TYPES,
+  TEMPLATE_NAME,
+  TemplateEntity,
+  TemplatesService,
+  toTemplateDto,
+} from '@arrbiter/server/templates';
+import { DataSource, EntityManager, In } from 'typeorm';
+import {
+  DEFAULT_FETCH_LIMITS,
+  FetchedTemplates,
+  FetchLimits,
+  fetchTemplateRepository,
+  RepositoryFetchError,
+} from './repository-fetch';
+import { RepositorySettingsService } from './repository-settings.service';
+
+/** The PostgreSQL advisory lock that keeps syncs from running at once, across replicas too. */
+export const TEMPLATE_SYNC_LOCK = 726_118_201;
+
+type Blocks = Record<string, AllowlistMap>;
+
+function sameBlocks(a: Blocks, b: Blocks): boolean {
+  return JSON.stringify(normaliseBlocks(a)) === JSON.stringify(normaliseBlocks(b));
+}
+
+function normaliseBlocks(blocks: Blocks): Blocks {
+  return Object.fromEntries(
+    Object.entries(blocks)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([type, block]) => [type, normaliseAllowlist(block)]),
+  );
+}
+
+function blockChanges(before: Blocks, after: Blocks): TemplateBlockChange[] {
+  const types = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return types
+    .map((serviceType) => ({ serviceType, ...diffGrants(before[serviceType] ?? {}, after[serviceType] ?? {}) }))
+    .filter((change) => change.added.length > 0 || change.removed.length > 0);
+}
+
+/** What a sync will write, computed under the lock from the repository and the stored templates. */
+interface Plan {
+  report: TemplateSyncReport;
+  /** Repository templates to create or update, with their new blocks. */
+  upserts: Map<string, Blocks>;
+  markRemoved: TemplateEntity[];
+  deletions: TemplateEntity[];
+  /** Template id → blocks before and after, for the proxies of its apps. */
+  changedBlocks: Map<string, { before: Blocks; after: Blocks }>;
+}
+
+/**
+ * Template repository sync (design §5): fetch, validate every file, diff against the stored
+ * templates, apply in one transaction with a `template-sync` revision for each proxy whose effective
+ * allowlist changes, and report. A dry run computes the same report and writes nothing.
+ */
+@Injectable()
+export class TemplateSyncService {
+  private readonly logger = new Logger(TemplateSyncService.name);
+  private running = false;
+  /** Fetch limits (tests make them small). */
+  limits: FetchLimits = DEFAULT_FETCH_LIMITS;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly settings: RepositorySettingsService,
+    private readonly templates: TemplatesService,
+    private readonly revisions: RevisionsService,
+    private readonly audit: ChangesService,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  get busy(): boolean {
+    return this.running;
+  }
+
+  async sync(options: { dryRun: boolean; actor: string }): Promise<TemplateSyncReport> {
+    if (this.running) throw new ConflictException('A template sync is already running: try again when it has finished');
+    this.running = true;
+    try {
+      return await this.run(options);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async run({ dryRun, actor }: { dryRun: boolean; actor: string }): Promise<TemplateSyncReport> {
+    const settings = await this.settings.get();
+    if (settings.url === '') throw new BadRequestException('No template repository is configured');
+    let fetched: FetchedTemplates;
+    try {
+      fetched = await fetchTemplateRepository(settings, join(this.config.dataDir, 'template-repository'), this.limits);
+    } catch (error) {
+      if (!(error instanceof RepositoryFetchError)) throw error;
+      if (!dryRun) await this.failed(actor, error.message);
+      throw new BadGatewayException(`Templates unchanged: ${error.message}`);
+    }
+    const plan = await this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        TEMPLATE_SYNC_LOCK,
+      ])) as { locked: boolean }[];
+      if (!locked) throw new ConflictException('A template sync is already running: try again when it has finished');
+      const plan = await this.plan(manager, fetched, dryRun);
+      if (!dryRun) await this.apply(manager, plan, actor);
+      return plan;
+    });
+    if (!dryRun) {
+      await this.templates.published();
+      await this.settings.recordLastSync({
+        at: this.clock.date().toISOString(),
+        ok: true,
+        message: this.describe(plan.report),
+      });
+    }
+    return plan.report;
+  }
+
+  private async plan(manager: EntityManager, fetched: FetchedTemplates, dryRun: boolean): Promise<Plan> {
+    const stored = await manager.getRepository(TemplateEntity).find({ order: { name: 'ASC' } });
+    const local = new Set(stored.filter((t) => t.source === 'local').map((t) => t.name));
+    const repository = new Map(stored.filter((t) => t.source === 'repository').map((t) => [t.name, t]));
+    const problems: TemplateProblem[] = [...fetched.problems];
+
+    // A file that failed validation keeps what was stored for it: a bad file never takes access away.
+    const kept = new Map<string, Set<string>>();
+    for (const problem of fetched.problems) {
+      const match = /^([^/]+)\/(.+)\.json$/.exec(problem.file);
+      if (!match || !(SERVICE_TYPES as readonly string[]).includes(match[1]) || !TEMPLATE_NAME.test(match[2])) continue;
+      kept.set(match[2], (kept.get(match[2]) ?? new Set()).add(match[1]));
+    }
+    const incoming = new Map<string, Blocks>();
+    for (const [name, blocks] of fetched.templates) incoming.set(name, { ...blocks });
+    for (const [name, types] of kept) {
+      const known = repository.get(name);
+      if (!known) continue;
+      const blocks = incoming.get(name) ?? {};
+      for (const type of types) if (known.blocks[type]) blocks[type] = known.blocks[type];
+      incoming.set(name, blocks);
+    }
+
+    const report: TemplateSyncReport = {
+      dryRun,
+      commit: fetched.commit,
+      added: [],
+      changed: [],
+      deleted: [],
+      keptRemoved: [],
+      unchanged: 0,
+      problems,
+      proxies: [],
+    };
+    const upserts = new Map<string, Blocks>();
+    const changedBlocks = new Map<string, { before: Blocks; after: Blocks }>();
+    for (const [name, blocks] of incoming) {
+      if (local.has(name)) {
+        problems.push({ file: `*/${name}.json`, reason: 'a local template has this name: the local one is kept' });
+        continue;
+      }
+      const known = repository.get(name);
+      if (!known) {
+        report.added.push(name);
+        upserts.set(name, blocks);
+      } else if (!sameBlocks(known.blocks, blocks) || known.removed) {
+        report.changed.push({ name, blocks: blockChanges(known.blocks, blocks) });
+        upserts.set(name, blocks);
+        changedBlocks.set(known.id, { before: known.blocks, after: blocks });
+      } else {
+        report.unchanged += 1;
+      }
+    }
+    const gone = [...repository.values()].filter((t) => !incoming.has(t.name));
+    const used = await this.usedTemplateIds(
+      manager,
+      gone.map((t) => t.id),
+    );
+    const markRemoved = gone.filter((t) => used.has(t.id));
+    const deletions = gone.filter((t) => !used.has(t.id));
+    report.keptRemoved = markRemoved.map((t) => t.name);
+    report.deleted = deletions.map((t) => t.name);
+    report.proxies = await this.affectedProxies(manager, changedBlocks);
+    return { report, upserts, markRemoved, deletions, changedBlocks };
+  }
+
+  private async apply(manager: EntityManager, plan: Plan, actor: string): Promise<void> {
+    await this.templates.upsertRepositoryTemplates(plan.upserts, manager);
+    if (plan.markRemoved.length > 0)
+      await manager
+        .getRepository(TemplateEntity)
+        .update({ id: In(plan.markRemoved.map((t) => t.id)) }, { removed: true });
+    if (plan.deletions.length > 0)
+      await manager.getRepository(TemplateEntity).delete({ id: In(plan.deletions.map((t) => t.id)) });
+    for (const change of plan.report.proxies) {
+      const proxy = await manager.getRepository(ProxyEntity).findOneByOrFail({ id: change.proxyId });
+      const details = plan.changedBlocks;
+      const app = await manager.getRepository(AppEntity).findOneByOrFail({ id: proxy.appId });
+      const service = await manager.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
+      const blocks = details.get(app.templateId ?? '');
+      if (!blocks) continue;
+      await this.revisions.record(
+        {
+          proxyId: proxy.id,
+          kind: 'template-sync',
+          overrides: proxy.overrides,
+          active: proxy.active,
+          author: actor,
+          summary: summarize('template-sync', {
+            effectiveBefore: effectiveAllowlist(blocks.before[service.type] ?? {}, proxy.overrides),
+            effectiveAfter: effectiveAllowlist(blocks.after[service.type] ?? {}, proxy.overrides),
+            activeBefore: proxy.active,
+            activeAfter: proxy.active,
+          }),
+        },
+        manager,
+      );
+    }
+    await this.audit.record(
+      {
+        actor,
+        action: 'template.synced',
+        objectType: 'template',
+        objectName: 'Template repository',
+        summary: this.describe(plan.report),
+      },
+      manager,
+    );
+  }
+
+  /** The proxies whose effective allowlist the changed templates change, with what they gain and lose. */
+  private async affectedProxies(
+    manager: EntityManager,
+    changed: Map<string, { before: Blocks; after: Blocks }>,
+  ): Promise<TemplateSyncReport['proxies']> {
+    if (changed.size === 0) return [];
+    const apps = await manager.getRepository(AppEntity).findBy({ templateId: In([...changed.keys()]) });
+    if (apps.length === 0) return [];
+    const proxies = await manager
+      .getRepository(ProxyEntity)
+      .find({ where: { appId: In(apps.map((a) => a.id)) }, order: { createdAt: 'ASC' } });
+    const services = new Map(
+      (
+        await manager.getRepository(ServiceEntity).findBy({ id: In([...new Set(proxies.map((p) => p.serviceId))]) })
+      ).map((s) => [s.id, s]),
+    );
+    const appsById = new Map(apps.map((a) => [a.id, a]));
+    const result: TemplateSyncReport['proxies'] = [];
+    for (const proxy of proxies) {
+      const app = appsById.get(proxy.appId);
+      const service = services.get(proxy.serviceId);
+      const blocks = app?.templateId ? changed.get(app.templateId) : undefined;
+      if (!app || !service || !blocks) continue;
+      const { added, removed } = diffGrants(
+        effectiveAllowlist(blocks.before[service.type] ?? {}, proxy.overrides),
+        effectiveAllowlist(blocks.after[service.type] ?? {}, proxy.overrides),
+      );
+      if (added.length > 0 || removed.length > 0)
+        result.push({ proxyId: proxy.id, appId: app.id, appName: app.name, added, removed });
+    }
+    return result;
+  }
+
+  private async usedTemplateIds(manager: EntityManager, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const apps = await manager
+      .getRepository(AppEntity)
+      .find({ where: { templateId: In(ids) }, select: { templateId: true } });
+    return new Set(apps.map((a) => a.templateId as string));
+  }
+
+  private async failed(actor: string, message: string): Promise<void> {
+    this.logger.warn(`Template sync failed: ${message}`);
+    await this.settings.recordLastSync({ at: this.clock.date().toISOString(), ok: false, message });
+    await this.audit.record({
+      actor,
+      action: 'template.sync-failed',
+      objectType: 'template',
+      objectName: 'Template repository',
+      summary: `Template sync failed, nothing changed: ${message}`,
+    });
+  }
+
+  private describe(report: TemplateSyncReport): string {
+    const parts = [
+      `${report.added.length} added`,
+      `${report.changed.length} changed`,
+      `${report.deleted.length} deleted`,
+      `${report.keptRemoved.length} kept though removed`,
+      `${report.unchanged} unchanged`,
+    ];
+    const tail = [
+      report.proxies.length > 0 ? `${report.proxies.length} proxies' allowlists changed` : '',
+      report.problems.length > 0 ? `${report.problems.length} files skipped` : '',
+      report.commit ? `commit ${report.commit.slice(0, 12)}` : '',
+    ].filter(Boolean);
+    return `Templates synced: ${parts.join(', ')}${tail.length > 0 ? `; ${tail.join('; ')}` : ''}`;
+  }
+
+  /**
+   * Saves an app's current effective allowlists (one block per service type of its proxies) as a
+   * local template, which syncs never overwrite.
+   */
+  async saveAppAsTemplate(appId: string, name: string, actor: string): Promise<TemplateDto> {
+    const template = await this.dataSource.transaction(async (manager) => {
+      const app = await manager.getRepository(AppEntity).findOneBy({ id: appId });
+      if (!app) throw new NotFoundException('No such app');
+      const proxies = await manager.getRepository(ProxyEntity).findBy({ appId });
+      if (proxies.length === 0) throw new BadRequestException('The app has no proxies: there is nothing to save');
+      const current = app.templateId
+        ? await manager.getRepository(TemplateEntity).findOneBy({ id: app.templateId })
+        : null;
+      const blocks: Blocks = {};
+      for (const proxy of proxies) {
+        const service = await manager.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
+        const effective = effectiveAllowlist(current?.blocks[service.type] ?? {}, proxy.overrides);
+        // Two services of one type: their grants are joined.
+        const block = blocks[service.type] ?? {};
+        for (const [path, methods] of Object.entries(effective)) block[path] = [...(block[path] ?? []), ...methods];
+        blocks[service.type] = normaliseAllowlist(block);
+      }
+      let saved: TemplateEntity;
+      try {
+        saved = await manager
+          .getRepository(TemplateEntity)
+          .save(manager.getRepository(TemplateEntity).create({ name, source: 'local', removed: false, blocks }));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictException(`A template named "${name}" already exists`);
+        throw error;
+      }
+      await this.audit.record(
+        {
+          actor,
+          action: 'template.saved-from-app',
+          objectType: 'template',
+          objectId: saved.id,
+          objectName: name,
+          appId,
+          summary: `Local template "${name}" saved from the effective allowlists of "${app.name}" (${Object.keys(blocks).join(', ')})`,
+        },
+        manager,
+      );
+      return saved;
+    });
+    await this.templates.published();
+    return toTemplateDto(template, 0);
+  }
+}
