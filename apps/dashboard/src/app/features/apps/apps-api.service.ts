@@ -1,6 +1,12 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import type { AppDto, CreateAppRequest, SaveAsTemplateRequest, TemplateDto, UpdateAppRequest } from '@arrbiter/contracts';
+import type {
+  AppDto,
+  CreateAppRequest,
+  SaveAsTemplateRequest,
+  TemplateDto,
+  UpdateAppRequest,
+} from '@arrbiter/contracts';
 import { firstValueFrom } from 'rxjs';
 
 const BASE = '/api/admin/v1/apps';

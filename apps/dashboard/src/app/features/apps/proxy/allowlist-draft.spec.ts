@@ -71,9 +71,7 @@ describe(AllowlistDraft.name, () => {
   });
 
   it('counts nothing when a draft ends up equal to the saved effective grants', () => {
-    const draft = AllowlistDraft.from(template, {})
-      .toggle('/api/v3/movie', 'post')
-      .toggle('/api/v3/movie', 'post');
+    const draft = AllowlistDraft.from(template, {}).toggle('/api/v3/movie', 'post').toggle('/api/v3/movie', 'post');
     // The override stays (it would be saved) but grants nothing new.
     expect(draft.dirty).toBe(true);
     expect(draft.changes()).toEqual({ added: [], removed: [] });
