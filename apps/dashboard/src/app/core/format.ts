@@ -13,7 +13,8 @@ export function relativeTime(iso: string, now = Date.now()): string {
       return ms < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
     }
   }
-  return ms < 0 ? 'just now' : 'in less than a minute';
+  // Within a minute either way (clocks drift a little): now.
+  return 'just now';
 }
 
 /** Full local date and time. */
