@@ -1,3 +1,4 @@
+import { TestRequest } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { setUpHttp } from '../../testing/http';
 import { ProxiesApiService } from './proxies-api.service';
@@ -7,7 +8,12 @@ describe(ProxiesApiService.name, () => {
   const api = () => TestBed.inject(ProxiesApiService);
 
   /** Calls, answers with `answer`, and returns the request for more checks. */
-  async function call<T>(promise: Promise<T>, method: string, url: string, answer: unknown = {}) {
+  async function call<T>(
+    promise: Promise<T>,
+    method: string,
+    url: string,
+    answer: Parameters<TestRequest['flush']>[0] = {},
+  ) {
     const request = expectRequest(method, url);
     request.flush(answer);
     await promise;
