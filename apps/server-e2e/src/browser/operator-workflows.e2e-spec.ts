@@ -4,44 +4,11 @@ import type { ConsoleMessage, Page } from 'playwright-core';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { ARTIFACTS_DIR, Browser, openBrowser } from '../support/browser';
+import { Optional, OPTIONAL, OPTIONAL_URLS } from '../support/optional-endpoints';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'operator workflows passphrase' };
 const PREFIX = 'operator';
-
-/**
- * Endpoints the dashboard uses that a server may not have yet. A step that needs one is skipped only when
- * the server answers 404 from its router for it ("Cannot GET …"), never for any other answer.
- */
-const OPTIONAL = {
-  ping: ['GET', '/api/admin/v1/services/{serviceId}/ping'],
-  templates: ['GET', '/api/admin/v1/templates'],
-  endpoints: ['GET', '/api/admin/v1/proxies/{proxyId}/endpoints'],
-  revisions: ['GET', '/api/admin/v1/proxies/{proxyId}/revisions'],
-  diff: ['GET', '/api/admin/v1/proxies/{proxyId}/revisions/not-a-uuid/diff'],
-  restore: ['POST', '/api/admin/v1/proxies/{proxyId}/revisions/not-a-uuid/restore'],
-  grant: ['POST', '/api/admin/v1/warnings/not-a-uuid/grant'],
-  dismiss: ['POST', '/api/admin/v1/warnings/not-a-uuid/dismiss'],
-  learning: ['DELETE', '/api/admin/v1/proxies/not-a-uuid/learning'],
-  changes: ['GET', '/api/admin/v1/changes'],
-  repository: ['GET', '/api/admin/v1/settings/template-repository'],
-} as const;
-type Optional = keyof typeof OPTIONAL;
-
-/** Where a missing optional endpoint's URL shows in the browser (its 404s are expected then). */
-const OPTIONAL_URLS: Record<Optional, RegExp> = {
-  ping: /\/services\/[^/]+\/ping$/,
-  templates: /\/api\/admin\/v1\/templates$/,
-  endpoints: /\/proxies\/[^/]+\/endpoints(\?|$)/,
-  revisions: /\/proxies\/[^/]+\/revisions(\?|$)/,
-  diff: /\/revisions\/[^/]+\/diff$/,
-  restore: /\/revisions\/[^/]+\/restore$/,
-  grant: /\/warnings\/[^/]+\/grant$/,
-  dismiss: /\/warnings\/[^/]+\/dismiss$/,
-  learning: /\/proxies\/[^/]+\/learning$/,
-  changes: /\/api\/admin\/v1\/changes(\?|$)/,
-  repository: /\/settings\/template-repository$/,
-};
 
 /** A section link of the shell's navigation. */
 const nav = (page: Page, name: string) =>
@@ -206,6 +173,7 @@ describe('operator workflows in a real browser', () => {
       const key = page.getByTestId('proxy-key');
       expect(await key.textContent()).not.toMatch(/[0-9a-f]{32}/);
       await page.getByRole('button', { name: 'Reveal key' }).click();
+      await key.filter({ hasText: /^\s*[0-9a-f]{32}\s*$/ }).waitFor();
       proxyKey = ((await key.textContent()) ?? '').trim();
       expect(proxyKey).toMatch(/^[0-9a-f]{32}$/);
       await page.getByRole('button', { name: 'Copy key' }).click();
@@ -349,6 +317,19 @@ describe('operator workflows in a real browser', () => {
       await page.getByLabel('Repository').waitFor();
     });
     await browser.screenshot(`${PREFIX}-templates`);
+  });
+
+  it('saves an app as a template', async () => {
+    const { page } = browser;
+    if (!(await needs(['saveAsTemplate'], 'save an app as a template'))) return;
+    await step('save-as-template', async () => {
+      await page.goto(`${origin}/apps`);
+      await page.getByRole('link', { name: 'Overseerr' }).click();
+      await page.getByRole('button', { name: 'Save as template' }).click();
+      await page.getByLabel('New template’s name').fill('Overseerr (from app)');
+      await page.getByRole('button', { name: 'Save template' }).click();
+      await page.getByText('Saved as template “Overseerr (from app)”.').waitFor();
+    });
   });
 
   it('fits a phone', async () => {

@@ -32,7 +32,13 @@ import { isLearning } from './proxy/learning';
           </p>
         </div>
         <button type="button" (click)="editing.set(!editing())" [attr.aria-expanded]="editing()">Edit</button>
-        <button type="button" (click)="saveAsTemplate(a)">Save as template</button>
+        <button
+          type="button"
+          (click)="templateName.set(a.name + ' template')"
+          [attr.aria-expanded]="templateName() !== null"
+        >
+          Save as template
+        </button>
         <button type="button" class="danger" (click)="remove(a)">Delete</button>
       </header>
       @if (editing()) {
@@ -43,6 +49,21 @@ import { isLearning } from './proxy/learning';
           (saved)="app.set($event); editing.set(false)"
           (closed)="editing.set(false)"
         />
+      }
+      @if (templateName() !== null) {
+        <form class="card pad row" (submit)="$event.preventDefault(); saveAsTemplate(a)">
+          <label for="template-name">New template’s name</label>
+          <input
+            id="template-name"
+            required
+            maxlength="100"
+            [value]="templateName()"
+            (input)="templateName.set($any($event.target).value)"
+          />
+          <button type="submit" class="primary" [disabled]="busy() || !templateName()?.trim()">Save template</button>
+          <button type="button" (click)="templateName.set(null)">Cancel</button>
+          <span class="hint">Saves this app’s proxies’ effective allowlists as a local template.</span>
+        </form>
       }
       @if (message(); as m) {
         <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
@@ -126,6 +147,8 @@ export class AppDetailPage {
   protected readonly editing = signal(false);
   protected readonly busy = signal(false);
   protected readonly serviceId = signal('');
+  /** The save-as-template form's name; null while the form is closed. */
+  protected readonly templateName = signal<string | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly learning = isLearning;
 
@@ -167,14 +190,18 @@ export class AppDetailPage {
   }
 
   protected async saveAsTemplate(app: AppDto): Promise<void> {
-    const name = prompt('Name of the new template', `${app.name} template`)?.trim();
+    const name = this.templateName()?.trim();
     if (!name) return;
     this.message.set(null);
+    this.busy.set(true);
     try {
       const template = await this.appsApi.saveAsTemplate(app.id, { name });
+      this.templateName.set(null);
       this.message.set({ ok: true, text: `Saved as template “${template.name}”.` });
     } catch (error) {
       this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
     }
   }
 
