@@ -1,6 +1,5 @@
 import { Route } from '@angular/router';
 import { authGuard, signedOutGuard } from './core/auth.guard';
-import { NAV_ITEMS } from './layout/nav-items';
 
 export const appRoutes: Route[] = [
   {
@@ -15,12 +14,24 @@ export const appRoutes: Route[] = [
     loadComponent: () => import('./layout/shell.component').then((m) => m.ShellComponent),
     children: [
       { path: '', pathMatch: 'full', redirectTo: 'home' },
-      ...NAV_ITEMS.map((item) => ({
-        path: item.path,
-        title: `${item.label} · Arrbiter`,
-        loadComponent: () => import('./features/section/section.page').then((m) => m.SectionPage),
-        data: { title: item.label, summary: item.summary },
-      })),
+      { path: 'home', loadChildren: () => import('./features/home/home.routes').then((m) => m.HOME_ROUTES) },
+      {
+        path: 'services',
+        loadChildren: () => import('./features/services/services.routes').then((m) => m.SERVICES_ROUTES),
+      },
+      { path: 'apps', loadChildren: () => import('./features/apps/apps.routes').then((m) => m.APPS_ROUTES) },
+      {
+        path: 'warnings',
+        loadChildren: () => import('./features/warnings/warnings.routes').then((m) => m.WARNINGS_ROUTES),
+      },
+      {
+        path: 'changes',
+        loadChildren: () => import('./features/changes/changes.routes').then((m) => m.CHANGES_ROUTES),
+      },
+      {
+        path: 'templates',
+        loadChildren: () => import('./features/templates/templates.routes').then((m) => m.TEMPLATES_ROUTES),
+      },
     ],
   },
   { path: '**', redirectTo: '' },

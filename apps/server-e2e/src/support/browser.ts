@@ -40,7 +40,10 @@ export async function openBrowser(): Promise<Browser> {
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && !EXPECTED.some((e) => e.test(message.text()))) errors.push(message.text());
+    if (message.type() !== 'error' || EXPECTED.some((e) => e.test(message.text()))) return;
+    // The failing resource's URL last, so that a spec can tell which call failed.
+    const url = message.location().url;
+    errors.push(url ? `${message.text()} ${url}` : message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return {

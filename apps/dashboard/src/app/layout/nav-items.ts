@@ -2,7 +2,7 @@ export interface NavItem {
   path: string;
   label: string;
   icon: string;
-  /** What the section is for, shown until it arrives. */
+  /** What the section is for. */
   summary: string;
 }
 

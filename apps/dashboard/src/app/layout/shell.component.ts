@@ -2,12 +2,13 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { AuthService } from '../core/auth.service';
 import { ThemeService } from '../core/theme.service';
+import { ConfirmDialogComponent } from '../shared/ui/confirm-dialog.component';
 import { LogoComponent } from './logo.component';
 import { NAV_ITEMS } from './nav-items';
 
 @Component({
   selector: 'arb-shell',
-  imports: [RouterOutlet, RouterLink, RouterLinkActive, LogoComponent],
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, LogoComponent, ConfirmDialogComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <a class="skip" href="#main">Skip to content</a>
@@ -50,6 +51,7 @@ import { NAV_ITEMS } from './nav-items';
       </nav>
       <main id="main" tabindex="-1"><router-outlet /></main>
     </div>
+    <arb-confirm-dialog />
   `,
   styles: `
     .skip {

@@ -1,0 +1,223 @@
+import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
+import { Router, RouterLink } from '@angular/router';
+import type { AppDto, ServiceDto } from '@arrbiter/contracts';
+import { describeError } from '../../core/api-error';
+import { ConfirmService } from '../../core/confirm.service';
+import { Loadable } from '../../core/loadable';
+import { LoadStateComponent } from '../../shared/ui/load-state.component';
+import { TimeComponent } from '../../shared/ui/time.component';
+import { ServicesApiService } from '../services/services-api.service';
+import { TemplatesApiService } from '../templates/templates-api.service';
+import { AppFormComponent } from './app-form.component';
+import { AppsApiService } from './apps-api.service';
+import { ProxiesApiService } from './proxies-api.service';
+import { isLearning } from './proxy/learning';
+
+/** An app: its settings and its proxies, one per service. */
+@Component({
+  selector: 'arb-app-detail-page',
+  imports: [LoadStateComponent, AppFormComponent, RouterLink, TimeComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <nav class="hint crumbs" aria-label="Breadcrumb"><a routerLink="/apps">Apps</a> ›</nav>
+    <arb-load-state [loading]="app.loading()" [error]="app.error()" (retry)="app.load()" />
+    @if (app.value(); as a) {
+      <header class="page-head">
+        <div class="grow">
+          <h1>{{ a.name }}</h1>
+          <p class="row">
+            <code>/proxy/{{ a.slug }}</code>
+            <span class="badge" [class.ok]="a.active">{{ a.active ? 'Active' : 'Inactive' }}</span>
+            <span class="muted">Template: {{ a.templateName ?? 'No template' }}</span>
+          </p>
+        </div>
+        <button type="button" (click)="editing.set(!editing())" [attr.aria-expanded]="editing()">Edit</button>
+        <button
+          type="button"
+          (click)="templateName.set(a.name + ' template')"
+          [attr.aria-expanded]="templateName() !== null"
+        >
+          Save as template
+        </button>
+        <button type="button" class="danger" (click)="remove(a)">Delete</button>
+      </header>
+      @if (editing()) {
+        <arb-app-form
+          [app]="a"
+          [templates]="templates.value() ?? []"
+          [templatesError]="templates.error()"
+          (saved)="app.set($event); editing.set(false)"
+          (closed)="editing.set(false)"
+        />
+      }
+      @if (templateName() !== null) {
+        <form class="card pad row" (submit)="$event.preventDefault(); saveAsTemplate(a)">
+          <label for="template-name">New template’s name</label>
+          <input
+            id="template-name"
+            required
+            maxlength="100"
+            [value]="templateName()"
+            (input)="templateName.set($any($event.target).value)"
+          />
+          <button type="submit" class="primary" [disabled]="busy() || !templateName()?.trim()">Save template</button>
+          <button type="button" (click)="templateName.set(null)">Cancel</button>
+          <span class="hint">Saves this app’s proxies’ effective allowlists as a local template.</span>
+        </form>
+      }
+      @if (message(); as m) {
+        <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+      }
+
+      <section class="card pad proxies" aria-labelledby="proxies-title">
+        <h2 id="proxies-title">Proxies</h2>
+        <arb-load-state [loading]="proxies.loading()" [error]="proxies.error()" (retry)="proxies.load()" />
+        @if (proxies.value(); as list) {
+          @if (list.length === 0) {
+            <p class="muted">No proxy yet: add one for each service this client needs.</p>
+          }
+          <ul class="proxy-list">
+            @for (p of list; track p.id) {
+              <li>
+                <a [routerLink]="['/apps', a.id, 'proxies', p.id]" class="proxy-name">
+                  {{ serviceName(p.serviceId) }}
+                </a>
+                <span class="badge" [class.ok]="p.active">{{ p.active ? 'Active' : 'Inactive' }}</span>
+                @if (learning(p.learningUntil)) {
+                  <span class="badge warn">Learning until <arb-time [value]="p.learningUntil!" /></span>
+                }
+                <span class="grow"></span>
+                <a [routerLink]="['/apps', a.id, 'proxies', p.id, 'endpoints']">Endpoints</a>
+                <a [routerLink]="['/apps', a.id, 'proxies', p.id, 'history']">History</a>
+              </li>
+            }
+          </ul>
+          <form class="row add-proxy" (submit)="$event.preventDefault(); addProxy(a)">
+            <label for="proxy-service">Add a proxy for</label>
+            <select id="proxy-service" (change)="serviceId.set($any($event.target).value)">
+              <option value="" [selected]="serviceId() === ''">Choose a service…</option>
+              @for (s of freeServices(); track s.id) {
+                <option [value]="s.id" [selected]="s.id === serviceId()">{{ s.name }} ({{ s.type }})</option>
+              }
+            </select>
+            <button type="submit" class="primary" [disabled]="busy() || !serviceId()">Add proxy</button>
+            @if (services.value()?.length === 0) {
+              <span class="hint">No services yet: <a routerLink="/services">add one first</a>.</span>
+            }
+          </form>
+        }
+      </section>
+    }
+  `,
+  styles: `
+    .crumbs {
+      margin-bottom: 0.25rem;
+    }
+    .proxy-list {
+      list-style: none;
+      padding: 0;
+      margin: 0 0 1rem;
+    }
+    .proxy-list li {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.5rem 0.75rem;
+      padding: 0.625rem 0;
+      border-bottom: 1px solid var(--border);
+    }
+    .proxy-name {
+      font-weight: 600;
+    }
+  `,
+})
+export class AppDetailPage {
+  private readonly appsApi = inject(AppsApiService);
+  private readonly proxiesApi = inject(ProxiesApiService);
+  private readonly servicesApi = inject(ServicesApiService);
+  private readonly templatesApi = inject(TemplatesApiService);
+  private readonly confirm = inject(ConfirmService);
+  private readonly router = inject(Router);
+
+  readonly appId = input.required<string>();
+  protected readonly app = new Loadable<AppDto>(() => this.appsApi.get(this.appId()));
+  protected readonly proxies = new Loadable(() => this.proxiesApi.listForApp(this.appId()));
+  protected readonly services = new Loadable(() => this.servicesApi.list());
+  protected readonly templates = new Loadable(() => this.templatesApi.list());
+  protected readonly editing = signal(false);
+  protected readonly busy = signal(false);
+  protected readonly serviceId = signal('');
+  /** The save-as-template form's name; null while the form is closed. */
+  protected readonly templateName = signal<string | null>(null);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly learning = isLearning;
+
+  /** Services this app has no proxy for yet (one proxy per service per app). */
+  protected readonly freeServices = computed(() => {
+    const used = new Set((this.proxies.value() ?? []).map((p) => p.serviceId));
+    return (this.services.value() ?? []).filter((s) => !used.has(s.id));
+  });
+  private readonly serviceById = computed(
+    () => new Map<string, ServiceDto>((this.services.value() ?? []).map((s) => [s.id, s])),
+  );
+
+  constructor() {
+    effect(() => {
+      this.appId();
+      void this.app.load();
+      void this.proxies.load();
+    });
+    void this.services.load();
+    void this.templates.load();
+  }
+
+  protected serviceName(id: string): string {
+    const s = this.serviceById().get(id);
+    return s ? `${s.name} (${s.type})` : 'Service';
+  }
+
+  protected async addProxy(app: AppDto): Promise<void> {
+    this.message.set(null);
+    this.busy.set(true);
+    try {
+      const proxy = await this.proxiesApi.create(app.id, this.serviceId());
+      await this.router.navigate(['/apps', app.id, 'proxies', proxy.id, 'connection']);
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async saveAsTemplate(app: AppDto): Promise<void> {
+    const name = this.templateName()?.trim();
+    if (!name) return;
+    this.message.set(null);
+    this.busy.set(true);
+    try {
+      const template = await this.appsApi.saveAsTemplate(app.id, { name });
+      this.templateName.set(null);
+      this.message.set({ ok: true, text: `Saved as template “${template.name}”.` });
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async remove(app: AppDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: `Delete ${app.name}?`,
+      message: 'Its proxies stop working at once and their keys are gone.',
+      confirmLabel: 'Delete app',
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await this.appsApi.remove(app.id);
+      await this.router.navigate(['/apps']);
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { TestBed } from '@angular/core/testing';
+import { setUpHttp } from '../../testing/http';
+import { AppsApiService } from './apps-api.service';
+
+describe(AppsApiService.name, () => {
+  const { expectRequest } = setUpHttp();
+  const api = () => TestBed.inject(AppsApiService);
+
+  it('creates an app with no template', async () => {
+    const create = api().create({ name: 'Overseerr', slug: 'overseerr', templateId: null, active: true });
+    const request = expectRequest('POST', '/api/admin/v1/apps');
+    expect(request.request.body).toEqual({ name: 'Overseerr', slug: 'overseerr', templateId: null, active: true });
+    request.flush({ id: 'a1' });
+    await expect(create).resolves.toEqual({ id: 'a1' });
+  });
+
+  it('lists, reads, updates, deletes and saves as a template', async () => {
+    const list = api().list();
+    expectRequest('GET', '/api/admin/v1/apps').flush([]);
+    await list;
+    const get = api().get('a1');
+    expectRequest('GET', '/api/admin/v1/apps/a1').flush({ id: 'a1' });
+    await get;
+    const update = api().update('a1', { active: false });
+    const patch = expectRequest('PATCH', '/api/admin/v1/apps/a1');
+    expect(patch.request.body).toEqual({ active: false });
+    patch.flush({ id: 'a1' });
+    await update;
+    const remove = api().remove('a1');
+    expectRequest('DELETE', '/api/admin/v1/apps/a1').flush(null);
+    await remove;
+    const save = api().saveAsTemplate('a1', { name: 'Mine' });
+    const post = expectRequest('POST', '/api/admin/v1/apps/a1/save-as-template');
+    expect(post.request.body).toEqual({ name: 'Mine' });
+    post.flush({ id: 't1', name: 'Mine' });
+    await expect(save).resolves.toMatchObject({ name: 'Mine' });
+  });
+});

@@ -1,0 +1,82 @@
+import { TestRequest } from '@angular/common/http/testing';
+import { TestBed } from '@angular/core/testing';
+import { setUpHttp } from '../../testing/http';
+import { ProxiesApiService } from './proxies-api.service';
+
+describe(ProxiesApiService.name, () => {
+  const { expectRequest } = setUpHttp();
+  const api = () => TestBed.inject(ProxiesApiService);
+
+  /** Calls, answers with `answer`, and returns the request for more checks. */
+  async function call<T>(
+    promise: Promise<T>,
+    method: string,
+    url: string,
+    answer: Parameters<TestRequest['flush']>[0] = {},
+  ) {
+    const request = expectRequest(method, url);
+    request.flush(answer);
+    await promise;
+    return request.request;
+  }
+
+  it('manages the proxies of an app', async () => {
+    await call(api().listForApp('a1'), 'GET', '/api/admin/v1/apps/a1/proxies', []);
+    const create = await call(api().create('a1', 's1'), 'POST', '/api/admin/v1/apps/a1/proxies');
+    expect(create.body).toEqual({ serviceId: 's1' });
+    await call(api().get('p1'), 'GET', '/api/admin/v1/proxies/p1');
+    expect((await call(api().setActive('p1', false), 'PATCH', '/api/admin/v1/proxies/p1')).body).toEqual({
+      active: false,
+    });
+    await call(api().remove('p1'), 'DELETE', '/api/admin/v1/proxies/p1', null);
+    await call(api().rotateKey('p1'), 'POST', '/api/admin/v1/proxies/p1/rotate-key', { key: 'k' });
+  });
+
+  it('reads and saves the allowlist with the full overrides map', async () => {
+    await call(api().allowlist('p1'), 'GET', '/api/admin/v1/proxies/p1/allowlist');
+    const overrides = { '/api/v3/movie': ['get'], '/api/v3/system/backup': [] };
+    const put = await call(
+      api().saveConfig('p1', { overrides, active: true }),
+      'PUT',
+      '/api/admin/v1/proxies/p1/config',
+    );
+    expect(put.body).toEqual({ overrides, active: true });
+  });
+
+  it('asks for the endpoint catalog with only the filters given', async () => {
+    await call(api().endpoints('p1'), 'GET', '/api/admin/v1/proxies/p1/endpoints');
+    await call(
+      api().endpoints('p1', { search: '/movie', tag: '' }),
+      'GET',
+      '/api/admin/v1/proxies/p1/endpoints?search=/movie',
+    );
+    await call(
+      api().endpoints('p1', { search: 'x', tag: 'Movie' }),
+      'GET',
+      '/api/admin/v1/proxies/p1/endpoints?search=x&tag=Movie',
+    );
+  });
+
+  it('pages revisions, diffs and restores them', async () => {
+    await call(api().revisions('p1', { limit: 20 }), 'GET', '/api/admin/v1/proxies/p1/revisions?limit=20');
+    await call(
+      api().revisions('p1', { limit: 20, cursor: 'abc' }),
+      'GET',
+      '/api/admin/v1/proxies/p1/revisions?limit=20&cursor=abc',
+    );
+    await call(api().revisionDiff('p1', 'r1'), 'GET', '/api/admin/v1/proxies/p1/revisions/r1/diff');
+    await call(api().restoreRevision('p1', 'r1'), 'POST', '/api/admin/v1/proxies/p1/revisions/r1/restore');
+  });
+
+  it('starts and stops learning mode and grants what was learned', async () => {
+    const until = '2030-01-02T03:04:05.000Z';
+    expect((await call(api().startLearning('p1', until), 'POST', '/api/admin/v1/proxies/p1/learning')).body).toEqual({
+      until,
+    });
+    await call(api().stopLearning('p1'), 'DELETE', '/api/admin/v1/proxies/p1/learning');
+    await call(api().grantLearned('p1'), 'POST', '/api/admin/v1/proxies/p1/learned/grant', {
+      revision: null,
+      granted: [],
+    });
+  });
+});

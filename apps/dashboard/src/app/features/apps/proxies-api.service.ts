@@ -1,0 +1,102 @@
+import { HttpClient, HttpParams } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import type {
+  AllowlistResponse,
+  EndpointsResponse,
+  LearnedGrantResponse,
+  Page,
+  ProxyConfigRequest,
+  ProxyConnectionDto,
+  ProxyDto,
+  RevisionDiffResponse,
+  RevisionDto,
+  RotateKeyResponse,
+  StartLearningRequest,
+} from '@arrbiter/contracts';
+import { firstValueFrom } from 'rxjs';
+
+const BASE = '/api/admin/v1/proxies';
+
+/** Drops empty query values so that `?search=` is not sent as a filter. */
+function params(values: Record<string, string | number | null | undefined>): HttpParams {
+  let result = new HttpParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null && value !== '') result = result.set(key, String(value));
+  }
+  return result;
+}
+
+/** Proxies of an app: connection details, key, permissions, learning mode and history. */
+@Injectable({ providedIn: 'root' })
+export class ProxiesApiService {
+  private readonly http = inject(HttpClient);
+
+  listForApp(appId: string): Promise<ProxyDto[]> {
+    return firstValueFrom(this.http.get<ProxyDto[]>(`/api/admin/v1/apps/${appId}/proxies`));
+  }
+
+  create(appId: string, serviceId: string): Promise<ProxyConnectionDto> {
+    return firstValueFrom(this.http.post<ProxyConnectionDto>(`/api/admin/v1/apps/${appId}/proxies`, { serviceId }));
+  }
+
+  get(id: string): Promise<ProxyConnectionDto> {
+    return firstValueFrom(this.http.get<ProxyConnectionDto>(`${BASE}/${id}`));
+  }
+
+  setActive(id: string, active: boolean): Promise<ProxyDto> {
+    return firstValueFrom(this.http.patch<ProxyDto>(`${BASE}/${id}`, { active }));
+  }
+
+  remove(id: string): Promise<void> {
+    return firstValueFrom(this.http.delete<void>(`${BASE}/${id}`));
+  }
+
+  rotateKey(id: string): Promise<RotateKeyResponse> {
+    return firstValueFrom(this.http.post<RotateKeyResponse>(`${BASE}/${id}/rotate-key`, {}));
+  }
+
+  allowlist(id: string): Promise<AllowlistResponse> {
+    return firstValueFrom(this.http.get<AllowlistResponse>(`${BASE}/${id}/allowlist`));
+  }
+
+  /** Saves the full overrides map and the active state (a `manual` revision). */
+  saveConfig(id: string, request: ProxyConfigRequest): Promise<AllowlistResponse> {
+    return firstValueFrom(this.http.put<AllowlistResponse>(`${BASE}/${id}/config`, request));
+  }
+
+  endpoints(id: string, filter: { search?: string; tag?: string } = {}): Promise<EndpointsResponse> {
+    return firstValueFrom(
+      this.http.get<EndpointsResponse>(`${BASE}/${id}/endpoints`, { params: params({ ...filter }) }),
+    );
+  }
+
+  revisions(id: string, page: { limit?: number; cursor?: string | null } = {}): Promise<Page<RevisionDto>> {
+    return firstValueFrom(
+      this.http.get<Page<RevisionDto>>(`${BASE}/${id}/revisions`, {
+        params: params({ limit: page.limit, cursor: page.cursor }),
+      }),
+    );
+  }
+
+  revisionDiff(id: string, revisionId: string): Promise<RevisionDiffResponse> {
+    return firstValueFrom(this.http.get<RevisionDiffResponse>(`${BASE}/${id}/revisions/${revisionId}/diff`));
+  }
+
+  restoreRevision(id: string, revisionId: string): Promise<RevisionDto> {
+    return firstValueFrom(this.http.post<RevisionDto>(`${BASE}/${id}/revisions/${revisionId}/restore`, {}));
+  }
+
+  startLearning(id: string, until: string): Promise<ProxyDto> {
+    const body: StartLearningRequest = { until };
+    return firstValueFrom(this.http.post<ProxyDto>(`${BASE}/${id}/learning`, body));
+  }
+
+  stopLearning(id: string): Promise<ProxyDto> {
+    return firstValueFrom(this.http.delete<ProxyDto>(`${BASE}/${id}/learning`));
+  }
+
+  /** Grants every route learned while in learning mode. */
+  grantLearned(id: string): Promise<LearnedGrantResponse> {
+    return firstValueFrom(this.http.post<LearnedGrantResponse>(`${BASE}/${id}/learned/grant`, {}));
+  }
+}

@@ -1,0 +1,185 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { Router } from '@angular/router';
+import type { ProxyConnectionDto, ProxyDto } from '@arrbiter/contracts';
+import { describeError } from '../../../core/api-error';
+import { ConfirmService } from '../../../core/confirm.service';
+import { CopyButtonComponent } from '../../../shared/ui/copy-button.component';
+import { ProxiesApiService } from '../proxies-api.service';
+import { connectionFields } from './connection-fields';
+import { LearningControlComponent } from './learning-control.component';
+import { ProxyContext } from './proxy-context';
+
+/** What a client needs (Proxy URL, key, how-to), the active switch, key rotation and learning mode. */
+@Component({
+  selector: 'arb-connection-tab',
+  imports: [CopyButtonComponent, LearningControlComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    @if (context.proxy.value(); as p) {
+      <div class="stack">
+        <section class="card pad" aria-labelledby="conn-title">
+          <h2 id="conn-title">Connection details</h2>
+          <dl class="facts">
+            <dt>Proxy URL</dt>
+            <dd class="row">
+              <code data-testid="proxy-url">{{ p.proxyUrl }}</code>
+              <arb-copy-button [value]="p.proxyUrl" label="Proxy URL" />
+            </dd>
+            <dt>API key</dt>
+            <dd class="row">
+              <code data-testid="proxy-key">{{ revealed() ? p.key : '••••••••••••••••••••••••••••••••' }}</code>
+              <button
+                type="button"
+                class="small"
+                (click)="revealed.set(!revealed())"
+                [attr.aria-pressed]="revealed()"
+                [attr.aria-label]="revealed() ? 'Hide key' : 'Reveal key'"
+              >
+                {{ revealed() ? 'Hide' : 'Reveal' }}
+              </button>
+              <arb-copy-button [value]="p.key" label="key" />
+            </dd>
+          </dl>
+          <details class="howto">
+            <summary>How to connect a client</summary>
+            <p>
+              Put the Proxy URL where the client asks for the service’s URL, and the key where it asks for the API key.
+            </p>
+            @if (fields(); as f) {
+              <p>Clients with separate fields:</p>
+              <dl class="facts">
+                <dt>Host</dt>
+                <dd>
+                  <code>{{ f.host }}</code>
+                </dd>
+                <dt>Port</dt>
+                <dd>
+                  <code>{{ f.port }}</code>
+                </dd>
+                <dt>Use SSL</dt>
+                <dd>{{ f.ssl ? 'Yes' : 'No' }}</dd>
+                <dt>URL base</dt>
+                <dd>
+                  <code>{{ f.urlBase }}</code>
+                </dd>
+              </dl>
+            }
+            <p class="hint">
+              Do not add the service’s own URL base again. Send the key in the X-Api-Key header; the apikey query
+              parameter works for clients that cannot send headers. A 401 points to the slug, key or active state; a 403
+              to the allowlist (it shows up under Warnings).
+            </p>
+            <pre><code>curl -H "X-Api-Key: $KEY" {{ p.proxyUrl }}/api/{{ apiVersion() }}/system/status</code></pre>
+          </details>
+        </section>
+
+        <section class="card pad" aria-labelledby="state-title">
+          <h2 id="state-title">State</h2>
+          <label class="check">
+            <input
+              type="checkbox"
+              role="switch"
+              [checked]="p.active"
+              [disabled]="busy()"
+              (change)="setActive(p, $any($event.target).checked)"
+            />
+            Proxy active
+          </label>
+          <p class="hint">An inactive proxy refuses every call with 401; its key and allowlist are kept.</p>
+          <div class="form-actions">
+            <button type="button" (click)="rotate(p)" [disabled]="busy()">Rotate key</button>
+            <button type="button" class="danger" (click)="remove(p)" [disabled]="busy()">Delete proxy</button>
+          </div>
+          @if (message(); as m) {
+            <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+          }
+        </section>
+
+        <section class="card pad" aria-labelledby="learning-title">
+          <h2 id="learning-title">Learning mode</h2>
+          <arb-learning-control [proxyId]="p.id" [until]="p.learningUntil" (changed)="context.update($event)" />
+        </section>
+      </div>
+    }
+  `,
+  styles: `
+    .howto {
+      margin-top: 1rem;
+    }
+    .howto summary {
+      cursor: pointer;
+      font-weight: 600;
+    }
+    pre {
+      background: var(--hover);
+      padding: 0.75rem;
+      border-radius: 0.5rem;
+      overflow-x: auto;
+    }
+  `,
+})
+export class ConnectionTab {
+  protected readonly context = inject(ProxyContext);
+  private readonly api = inject(ProxiesApiService);
+  private readonly confirm = inject(ConfirmService);
+  private readonly router = inject(Router);
+  protected readonly revealed = signal(false);
+  protected readonly busy = signal(false);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly fields = computed(() => {
+    const url = this.context.proxy.value()?.proxyUrl;
+    return url ? connectionFields(url) : null;
+  });
+  protected readonly apiVersion = computed(() => this.context.service.value()?.apiVersions[0] ?? 'v3');
+
+  protected async setActive(proxy: ProxyConnectionDto, active: boolean): Promise<void> {
+    await this.run(async () => {
+      const updated: ProxyDto = await this.api.setActive(proxy.id, active);
+      this.context.update(updated);
+      return active ? 'Proxy activated.' : 'Proxy deactivated: its calls now get 401.';
+    });
+  }
+
+  protected async rotate(proxy: ProxyConnectionDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: 'Rotate the key?',
+      message: 'A new key is generated and the current one stops working at once. Update the client afterwards.',
+      confirmLabel: 'Rotate key',
+      danger: true,
+    });
+    if (!ok) return;
+    await this.run(async () => {
+      const { key } = await this.api.rotateKey(proxy.id);
+      this.context.update({ key });
+      this.revealed.set(true);
+      return 'New key generated. The old key no longer works.';
+    });
+  }
+
+  protected async remove(proxy: ProxyConnectionDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: 'Delete this proxy?',
+      message: 'Its key stops working at once; its allowlist and history are deleted.',
+      confirmLabel: 'Delete proxy',
+      danger: true,
+    });
+    if (!ok) return;
+    await this.run(async () => {
+      await this.api.remove(proxy.id);
+      await this.router.navigate(['/apps', proxy.appId]);
+      return 'Deleted.';
+    });
+  }
+
+  private async run(action: () => Promise<string>): Promise<void> {
+    this.busy.set(true);
+    this.message.set(null);
+    try {
+      this.message.set({ ok: true, text: await action() });
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

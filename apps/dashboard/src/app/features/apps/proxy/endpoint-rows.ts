@@ -1,0 +1,91 @@
+import type { EndpointDto, EndpointsResponse } from '@arrbiter/contracts';
+import { AllowlistDraft, DEFAULT_METHODS, sortMethods } from './allowlist-draft';
+
+/** One path of the permission editor. */
+export interface EndpointRow {
+  path: string;
+  tag: string;
+  inCatalog: boolean;
+  sensitive: boolean;
+  methods: string[];
+  summaries: Record<string, string>;
+}
+
+export interface EndpointGroup {
+  tag: string;
+  rows: EndpointRow[];
+}
+
+export type RowFilter = 'all' | 'granted' | 'overridden' | 'changed';
+
+export const OTHER_PATHS = 'Paths outside the catalog';
+
+/** Catalog paths plus every path the template, the overrides or the administrator named. */
+export function endpointRows(
+  catalog: EndpointsResponse | null,
+  draft: AllowlistDraft,
+  customPaths: readonly string[],
+): EndpointRow[] {
+  const rows = new Map<string, EndpointRow>();
+  for (const item of catalog?.items ?? []) rows.set(item.path, catalogRow(item));
+  for (const path of [...draft.paths(), ...customPaths]) {
+    const known = rows.get(path);
+    const named = sortMethods([
+      ...(draft.template[path] ?? []),
+      ...(draft.overrides[path] ?? []),
+      ...(draft.saved[path] ?? []),
+    ]);
+    if (known) {
+      // Methods granted outside the catalog's list stay visible (and revocable).
+      known.methods = sortMethods([...known.methods, ...named]);
+    } else {
+      rows.set(path, {
+        path,
+        tag: OTHER_PATHS,
+        inCatalog: false,
+        sensitive: false,
+        methods: sortMethods([...DEFAULT_METHODS, ...named]),
+        summaries: {},
+      });
+    }
+  }
+  return [...rows.values()];
+}
+
+function catalogRow(item: EndpointDto): EndpointRow {
+  const summaries: Record<string, string> = {};
+  for (const m of item.methods) if (m.summary) summaries[m.method] = m.summary;
+  return {
+    path: item.path,
+    tag: item.inCatalog ? (item.tags[0] ?? 'Untagged') : OTHER_PATHS,
+    inCatalog: item.inCatalog,
+    sensitive: item.sensitive,
+    methods: sortMethods(item.methods.map((m) => m.method)),
+    summaries,
+  };
+}
+
+/** Rows matching a search on the API path, a tag and a filter, grouped by tag (other paths last). */
+export function groupRows(
+  rows: readonly EndpointRow[],
+  draft: AllowlistDraft,
+  search: string,
+  tag: string,
+  filter: RowFilter,
+): EndpointGroup[] {
+  const needle = search.trim().toLowerCase();
+  const groups = new Map<string, EndpointRow[]>();
+  for (const row of rows) {
+    if (needle && !row.path.toLowerCase().includes(needle)) continue;
+    if (tag && row.tag !== tag) continue;
+    if (filter === 'granted' && draft.effective(row.path).length === 0) continue;
+    if (filter === 'overridden' && !draft.hasOverride(row.path)) continue;
+    if (filter === 'changed' && !draft.isChanged(row.path)) continue;
+    const list = groups.get(row.tag) ?? [];
+    list.push(row);
+    groups.set(row.tag, list);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === OTHER_PATHS ? 1 : b === OTHER_PATHS ? -1 : a.localeCompare(b)))
+    .map(([groupTag, list]) => ({ tag: groupTag, rows: list.sort((a, b) => a.path.localeCompare(b.path)) }));
+}

@@ -1,0 +1,192 @@
+import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked } from '@angular/core';
+import type { RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
+import { describeError } from '../../../core/api-error';
+import { ConfirmService } from '../../../core/confirm.service';
+import { methodLabel } from '../../../core/format';
+import { LoadStateComponent } from '../../../shared/ui/load-state.component';
+import { TimeComponent } from '../../../shared/ui/time.component';
+import { ProxiesApiService } from '../proxies-api.service';
+import { ProxyContext } from './proxy-context';
+
+const KIND_LABELS: Record<RevisionKind, string> = {
+  manual: 'Manual edit',
+  'warning-grant': 'Granted from a warning',
+  'template-sync': 'Template sync',
+  restore: 'Restore',
+};
+
+/** The proxy's revisions, each comparable with the current configuration and restorable. */
+@Component({
+  selector: 'arb-history-tab',
+  imports: [LoadStateComponent, TimeComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
+    @if (message(); as m) {
+      <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+    }
+    @if (loaded() && revisions().length === 0) {
+      <p class="card empty-state">No revisions yet: saving the configuration records the first one.</p>
+    }
+    <ol class="revisions">
+      @for (r of revisions(); track r.id; let first = $first) {
+        <li class="card pad">
+          <div class="row">
+            <span class="badge accent">{{ kind(r.kind) }}</span>
+            @if (first) {
+              <span class="badge ok">Current</span>
+            }
+            <strong class="grow">{{ r.summary.text }}</strong>
+            <span class="muted">{{ r.author }} · <arb-time [value]="r.createdAt" /></span>
+          </div>
+          @if (r.summary.active; as a) {
+            <p class="hint">Active: {{ a.from ? 'on' : 'off' }} → {{ a.to ? 'on' : 'off' }}</p>
+          }
+          <div class="form-actions">
+            <button
+              type="button"
+              class="small"
+              (click)="compare(r)"
+              [attr.aria-expanded]="diff()?.revision?.id === r.id"
+            >
+              {{ diff()?.revision?.id === r.id ? 'Hide comparison' : 'Compare with current' }}
+            </button>
+            <button type="button" class="small" (click)="restore(r)" [disabled]="busy()">Restore</button>
+          </div>
+          @if (diffLoading() === r.id) {
+            <p class="muted" role="status">Comparing…</p>
+          }
+          @if (diff(); as d) {
+            @if (d.revision.id === r.id) {
+              <div class="diff" aria-label="What restoring this revision would change">
+                @if (d.added.length + d.removed.length === 0 && d.revision.active === d.current.active) {
+                  <p class="hint">Same as the current configuration.</p>
+                } @else {
+                  <p class="hint">Restoring it would change:</p>
+                }
+                @if (d.revision.active !== d.current.active) {
+                  <div>Active: {{ d.current.active ? 'on' : 'off' }} → {{ d.revision.active ? 'on' : 'off' }}</div>
+                }
+                @for (g of d.added; track g.method + g.path) {
+                  <div class="add">
+                    + <span class="method">{{ method(g.method) }}</span> <code>{{ g.path }}</code>
+                  </div>
+                }
+                @for (g of d.removed; track g.method + g.path) {
+                  <div class="del">
+                    − <span class="method">{{ method(g.method) }}</span> <code>{{ g.path }}</code>
+                  </div>
+                }
+              </div>
+            }
+          }
+        </li>
+      }
+    </ol>
+    @if (nextCursor()) {
+      <button type="button" (click)="load(false)" [disabled]="loading()">Load more</button>
+    }
+  `,
+  styles: `
+    .revisions {
+      list-style: none;
+      padding: 0;
+      margin: 0 0 1rem;
+      display: grid;
+      gap: 0.5rem;
+    }
+    .diff {
+      margin-top: 0.5rem;
+      padding: 0.5rem 0.75rem;
+      background: var(--hover);
+      border-radius: 0.5rem;
+    }
+    .add {
+      color: var(--ok);
+    }
+    .del {
+      color: var(--danger);
+    }
+  `,
+})
+export class HistoryTab {
+  private readonly api = inject(ProxiesApiService);
+  private readonly confirm = inject(ConfirmService);
+  private readonly context = inject(ProxyContext);
+  protected readonly revisions = signal<RevisionDto[]>([]);
+  protected readonly nextCursor = signal<string | null>(null);
+  protected readonly loading = signal(false);
+  protected readonly loaded = signal(false);
+  protected readonly error = signal<string | null>(null);
+  protected readonly diff = signal<RevisionDiffResponse | null>(null);
+  protected readonly diffLoading = signal<string | null>(null);
+  protected readonly busy = signal(false);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly method = methodLabel;
+
+  constructor() {
+    effect(() => {
+      if (this.context.proxyId()) untracked(() => void this.load(true));
+    });
+  }
+
+  protected kind(kind: RevisionKind): string {
+    return KIND_LABELS[kind] ?? kind;
+  }
+
+  protected async load(fresh: boolean): Promise<void> {
+    this.loading.set(true);
+    this.error.set(null);
+    try {
+      const page = await this.api.revisions(this.context.proxyId(), {
+        limit: 20,
+        cursor: fresh ? null : this.nextCursor(),
+      });
+      this.revisions.update((list) => (fresh ? page.items : [...list, ...page.items]));
+      this.nextCursor.set(page.nextCursor);
+      this.loaded.set(true);
+    } catch (error) {
+      this.error.set(describeError(error));
+    } finally {
+      this.loading.set(false);
+    }
+  }
+
+  protected async compare(revision: RevisionDto): Promise<void> {
+    if (this.diff()?.revision.id === revision.id) {
+      this.diff.set(null);
+      return;
+    }
+    this.diffLoading.set(revision.id);
+    this.message.set(null);
+    try {
+      this.diff.set(await this.api.revisionDiff(this.context.proxyId(), revision.id));
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.diffLoading.set(null);
+    }
+  }
+
+  protected async restore(revision: RevisionDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: 'Restore this revision?',
+      message: `The proxy's overrides and active state become those of “${revision.summary.text}” (${new Date(revision.createdAt).toLocaleString()}), over the current template. Keys and templates are not touched.`,
+      confirmLabel: 'Restore',
+    });
+    if (!ok) return;
+    this.busy.set(true);
+    this.message.set(null);
+    try {
+      const restored = await this.api.restoreRevision(this.context.proxyId(), revision.id);
+      this.diff.set(null);
+      this.context.update({ active: restored.active });
+      this.message.set({ ok: true, text: `Restored: ${restored.summary.text}` });
+      await this.load(true);
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { ChangeDetectionStrategy, Component, effect, inject, input } from '@angular/core';
+import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+import { LoadStateComponent } from '../../../shared/ui/load-state.component';
+import { ProxyContext } from './proxy-context';
+
+/** A proxy: connection details, endpoints (permissions) and history as tabs. */
+@Component({
+  selector: 'arb-proxy-page',
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, LoadStateComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <nav class="hint" aria-label="Breadcrumb">
+      <a routerLink="/apps">Apps</a> ›
+      <a [routerLink]="['/apps', appId()]">{{ context.app.value()?.name ?? 'App' }}</a> ›
+    </nav>
+    <header class="page-head">
+      <div class="grow">
+        <h1>{{ context.title() }}</h1>
+        @if (context.proxy.value(); as p) {
+          <p class="row">
+            <span class="badge" [class.ok]="p.active">{{ p.active ? 'Active' : 'Inactive' }}</span>
+            @if (context.app.value()?.active === false) {
+              <span class="badge warn">App inactive: the proxy answers 401</span>
+            }
+          </p>
+        }
+      </div>
+    </header>
+    <arb-load-state [loading]="context.proxy.loading()" [error]="context.proxy.error()" (retry)="reload()" />
+    <nav class="tabs" aria-label="Proxy">
+      <a routerLink="connection" routerLinkActive="active" ariaCurrentWhenActive="page">Connection</a>
+      <a routerLink="endpoints" routerLinkActive="active" ariaCurrentWhenActive="page">Endpoints</a>
+      <a routerLink="history" routerLinkActive="active" ariaCurrentWhenActive="page">History</a>
+    </nav>
+    <router-outlet />
+  `,
+})
+export class ProxyPage {
+  protected readonly context = inject(ProxyContext);
+  readonly appId = input.required<string>();
+  readonly proxyId = input.required<string>();
+
+  constructor() {
+    effect(() => void this.context.open(this.appId(), this.proxyId()));
+  }
+
+  protected reload(): void {
+    void this.context.open(this.appId(), this.proxyId());
+  }
+}

@@ -1,0 +1,20 @@
+import { TestBed } from '@angular/core/testing';
+import { setUpHttp } from '../../testing/http';
+import { ChangesApiService } from './changes-api.service';
+
+describe(ChangesApiService.name, () => {
+  const { expectRequest } = setUpHttp();
+
+  it('pages the audit trail with its filters', async () => {
+    const api = TestBed.inject(ChangesApiService);
+    const page = api.list({ objectType: 'proxy', actor: 'admin', limit: 50, cursor: null });
+    expectRequest('GET', '/api/admin/v1/changes?objectType=proxy&actor=admin&limit=50').flush({
+      items: [],
+      nextCursor: 'n',
+    });
+    await expect(page).resolves.toEqual({ items: [], nextCursor: 'n' });
+    const next = api.list({ cursor: 'n' });
+    expectRequest('GET', '/api/admin/v1/changes?cursor=n').flush({ items: [], nextCursor: null });
+    await next;
+  });
+});

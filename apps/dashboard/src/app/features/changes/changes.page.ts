@@ -1,0 +1,156 @@
+import { ChangeDetectionStrategy, Component, effect, inject, input, signal, untracked } from '@angular/core';
+import { Router, RouterLink } from '@angular/router';
+import type { ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
+import { describeError } from '../../core/api-error';
+import { LoadStateComponent } from '../../shared/ui/load-state.component';
+import { TimeComponent } from '../../shared/ui/time.component';
+import { changeLink } from './change-link';
+import { ChangesApiService } from './changes-api.service';
+
+export const OBJECT_TYPES: readonly ChangeObjectType[] = [
+  'service',
+  'app',
+  'proxy',
+  'template',
+  'warning',
+  'session',
+  'settings',
+  'openapi',
+];
+
+/** The audit trail, newest first, with filters and links to the changed objects. */
+@Component({
+  selector: 'arb-changes-page',
+  imports: [LoadStateComponent, TimeComponent, RouterLink],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <header class="page-head">
+      <div class="grow">
+        <h1>Recent changes</h1>
+        <p class="muted">Every change by an administrator or by Arrbiter itself, newest first.</p>
+      </div>
+      <button type="button" (click)="load(true)" [disabled]="loading()">Refresh</button>
+    </header>
+    <form class="card pad form-grid" (submit)="$event.preventDefault(); setFilter('actor', actorDraft())">
+      <div class="field">
+        <label for="changes-type">Object</label>
+        <select id="changes-type" (change)="setFilter('objectType', $any($event.target).value)">
+          <option value="" [selected]="!objectType()">Everything</option>
+          @for (t of types; track t) {
+            <option [value]="t" [selected]="t === objectType()">{{ t }}</option>
+          }
+        </select>
+      </div>
+      <div class="field">
+        <label for="changes-actor">Actor</label>
+        <input
+          id="changes-actor"
+          type="search"
+          placeholder="admin or system"
+          [value]="actorDraft()"
+          (input)="actorDraft.set($any($event.target).value)"
+          (change)="setFilter('actor', actorDraft())"
+        />
+      </div>
+    </form>
+    <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
+    @if (loaded() && changes().length === 0) {
+      <section class="card empty-state"><p>No changes match.</p></section>
+    } @else if (changes().length > 0) {
+      <section class="card table-wrap">
+        <table class="responsive" aria-label="Changes">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Object</th>
+            </tr>
+          </thead>
+          <tbody>
+            @for (c of changes(); track c.id) {
+              @let target = link(c);
+              <tr>
+                <td data-label="When"><arb-time [value]="c.at" /></td>
+                <td data-label="Who">{{ c.actor }}</td>
+                <td data-label="What">
+                  {{ c.summary }}
+                  <div class="hint">
+                    <code>{{ c.action }}</code>
+                  </div>
+                </td>
+                <td data-label="Object">
+                  <span class="badge">{{ c.objectType }}</span>
+                  @if (target) {
+                    <a [routerLink]="target.commands" [queryParams]="target.queryParams">{{
+                      c.objectName ?? 'Open'
+                    }}</a>
+                  } @else {
+                    {{ c.objectName }}
+                  }
+                </td>
+              </tr>
+            }
+          </tbody>
+        </table>
+      </section>
+      @if (nextCursor()) {
+        <p><button type="button" (click)="load(false)" [disabled]="loading()">Load more</button></p>
+      }
+    }
+  `,
+})
+export class ChangesPage {
+  private readonly api = inject(ChangesApiService);
+  private readonly router = inject(Router);
+  readonly objectType = input<string>();
+  readonly actor = input<string>();
+  protected readonly types = OBJECT_TYPES;
+  protected readonly link = changeLink;
+  protected readonly actorDraft = signal('');
+  protected readonly changes = signal<ChangeDto[]>([]);
+  protected readonly nextCursor = signal<string | null>(null);
+  protected readonly loading = signal(false);
+  protected readonly loaded = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  constructor() {
+    effect(() => {
+      this.objectType();
+      const actor = this.actor() ?? '';
+      untracked(() => {
+        this.actorDraft.set(actor);
+        void this.load(true);
+      });
+    });
+  }
+
+  protected async setFilter(key: 'objectType' | 'actor', value: string): Promise<void> {
+    await this.router.navigate([], {
+      queryParams: { [key]: value.trim() || null },
+      queryParamsHandling: 'merge',
+      replaceUrl: true,
+    });
+  }
+
+  protected async load(fresh: boolean): Promise<void> {
+    this.loading.set(true);
+    this.error.set(null);
+    try {
+      const type = this.objectType();
+      const page = await this.api.list({
+        objectType: OBJECT_TYPES.find((t) => t === type),
+        actor: this.actor(),
+        limit: 50,
+        cursor: fresh ? null : this.nextCursor(),
+      });
+      this.changes.update((list) => (fresh ? page.items : [...list, ...page.items]));
+      this.nextCursor.set(page.nextCursor);
+      this.loaded.set(true);
+    } catch (error) {
+      this.error.set(describeError(error));
+    } finally {
+      this.loading.set(false);
+    }
+  }
+}

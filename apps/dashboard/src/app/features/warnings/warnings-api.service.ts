@@ -1,0 +1,37 @@
+import { HttpClient, HttpParams } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import type { Page, WarningDto, WarningGrantResponse, WarningStatus } from '@arrbiter/contracts';
+import { firstValueFrom } from 'rxjs';
+
+const BASE = '/api/admin/v1/warnings';
+
+export interface WarningFilter {
+  appId?: string | null;
+  proxyId?: string | null;
+  status?: WarningStatus | null;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** Refused proxy calls. */
+@Injectable({ providedIn: 'root' })
+export class WarningsApiService {
+  private readonly http = inject(HttpClient);
+
+  list(filter: WarningFilter = {}): Promise<Page<WarningDto>> {
+    let params = new HttpParams();
+    for (const [key, value] of Object.entries(filter)) {
+      if (value !== undefined && value !== null && value !== '') params = params.set(key, String(value));
+    }
+    return firstValueFrom(this.http.get<Page<WarningDto>>(BASE, { params }));
+  }
+
+  /** Adds the warning's method on its resolved route (a `warning-grant` revision). */
+  grant(id: string): Promise<WarningGrantResponse> {
+    return firstValueFrom(this.http.post<WarningGrantResponse>(`${BASE}/${id}/grant`, {}));
+  }
+
+  dismiss(id: string): Promise<WarningDto> {
+    return firstValueFrom(this.http.post<WarningDto>(`${BASE}/${id}/dismiss`, {}));
+  }
+}

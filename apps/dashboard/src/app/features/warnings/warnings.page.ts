@@ -1,0 +1,183 @@
+import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal, untracked } from '@angular/core';
+import { Router, RouterLink } from '@angular/router';
+import type { AppDto, ProxyDto, ServiceDto, WarningDto, WarningStatus } from '@arrbiter/contracts';
+import { describeError } from '../../core/api-error';
+import { methodLabel } from '../../core/format';
+import { Loadable } from '../../core/loadable';
+import { LoadStateComponent } from '../../shared/ui/load-state.component';
+import { TimeComponent } from '../../shared/ui/time.component';
+import { AppsApiService } from '../apps/apps-api.service';
+import { ProxiesApiService } from '../apps/proxies-api.service';
+import { isLearning } from '../apps/proxy/learning';
+import { LearningControlComponent } from '../apps/proxy/learning-control.component';
+import { ServicesApiService } from '../services/services-api.service';
+import { WarningsApiService } from './warnings-api.service';
+
+export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'learned', 'granted', 'dismissed'];
+
+interface Directory {
+  apps: AppDto[];
+  proxies: ProxyDto[];
+  services: Map<string, ServiceDto>;
+}
+
+/** Refused calls across proxies, with grant and dismiss; learning mode per proxy. */
+@Component({
+  selector: 'arb-warnings-page',
+  imports: [LoadStateComponent, TimeComponent, RouterLink, LearningControlComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  templateUrl: './warnings.page.html',
+})
+export class WarningsPage {
+  private readonly api = inject(WarningsApiService);
+  private readonly appsApi = inject(AppsApiService);
+  private readonly proxiesApi = inject(ProxiesApiService);
+  private readonly servicesApi = inject(ServicesApiService);
+  private readonly router = inject(Router);
+
+  /** Filters, from the query string (so a filtered view can be linked and survives a reload). */
+  readonly appId = input<string>();
+  readonly proxyId = input<string>();
+  readonly status = input<string>();
+
+  protected readonly statuses = WARNING_STATUSES;
+  protected readonly method = methodLabel;
+  protected readonly learning = isLearning;
+  protected readonly directory = new Loadable<Directory>(async () => {
+    const [apps, services] = await Promise.all([this.appsApi.list(), this.servicesApi.list()]);
+    const proxies = (await Promise.all(apps.map((a) => this.proxiesApi.listForApp(a.id)))).flat();
+    return { apps, proxies, services: new Map(services.map((s) => [s.id, s])) };
+  });
+  protected readonly warnings = signal<WarningDto[]>([]);
+  protected readonly nextCursor = signal<string | null>(null);
+  protected readonly loading = signal(false);
+  protected readonly loaded = signal(false);
+  protected readonly error = signal<string | null>(null);
+  protected readonly busy = signal<string | null>(null);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+
+  protected readonly filterProxies = computed(() => {
+    const proxies = this.directory.value()?.proxies ?? [];
+    const appId = this.appId();
+    return appId ? proxies.filter((p) => p.appId === appId) : proxies;
+  });
+  protected readonly selectedProxy = computed(() =>
+    this.directory.value()?.proxies.find((p) => p.id === this.proxyId()),
+  );
+  protected readonly learningProxies = computed(() =>
+    (this.directory.value()?.proxies ?? []).filter((p) => isLearning(p.learningUntil)),
+  );
+  protected readonly counts = computed(() => {
+    const list = this.warnings();
+    return {
+      warnings: list.length,
+      calls: list.reduce((sum, w) => sum + w.count, 0),
+      open: list.filter((w) => w.status === 'open').length,
+      learned: list.filter((w) => w.status === 'learned').length,
+    };
+  });
+
+  constructor() {
+    void this.directory.load();
+    effect(() => {
+      this.appId();
+      this.proxyId();
+      this.status();
+      untracked(() => void this.load(true));
+    });
+  }
+
+  protected appName(id: string): string {
+    return this.directory.value()?.apps.find((a) => a.id === id)?.name ?? 'App';
+  }
+
+  protected proxyName(id: string): string {
+    const directory = this.directory.value();
+    const proxy = directory?.proxies.find((p) => p.id === id);
+    const service = proxy ? directory?.services.get(proxy.serviceId) : undefined;
+    return service ? `${service.name} (${service.type})` : 'Proxy';
+  }
+
+  protected async setFilter(key: 'appId' | 'proxyId' | 'status', value: string): Promise<void> {
+    const params: Record<string, string | null> = { [key]: value || null };
+    if (key === 'appId') params['proxyId'] = null;
+    await this.router.navigate([], { queryParams: params, queryParamsHandling: 'merge', replaceUrl: true });
+  }
+
+  protected async load(fresh: boolean): Promise<void> {
+    this.loading.set(true);
+    this.error.set(null);
+    try {
+      const status = this.status();
+      const page = await this.api.list({
+        appId: this.appId(),
+        proxyId: this.proxyId(),
+        status: WARNING_STATUSES.find((s) => s === status),
+        limit: 50,
+        cursor: fresh ? null : this.nextCursor(),
+      });
+      this.warnings.update((list) => (fresh ? page.items : [...list, ...page.items]));
+      this.nextCursor.set(page.nextCursor);
+      this.loaded.set(true);
+    } catch (error) {
+      this.error.set(describeError(error));
+    } finally {
+      this.loading.set(false);
+    }
+  }
+
+  /** What a grant adds: the method on the resolved route, else on the refused path. */
+  protected grantTarget(warning: WarningDto): string {
+    return `${methodLabel(warning.method)} ${warning.route ?? warning.path}`;
+  }
+
+  protected async grant(warning: WarningDto): Promise<void> {
+    await this.act(warning.id, async () => {
+      const result = await this.api.grant(warning.id);
+      this.replace(result.warning);
+      return `Granted ${this.grantTarget(warning)}. ${result.revision.summary.text}`;
+    });
+  }
+
+  protected async dismiss(warning: WarningDto): Promise<void> {
+    await this.act(warning.id, async () => {
+      this.replace(await this.api.dismiss(warning.id));
+      return `Dismissed ${this.grantTarget(warning)}.`;
+    });
+  }
+
+  protected async grantLearned(proxy: ProxyDto): Promise<void> {
+    await this.act(proxy.id, async () => {
+      const result = await this.proxiesApi.grantLearned(proxy.id);
+      await this.load(true);
+      return result.granted.length === 0
+        ? 'Nothing learned to grant.'
+        : `Granted ${result.granted.length} learned route${result.granted.length === 1 ? '' : 's'}: ${result.granted
+            .map((g) => `${methodLabel(g.method)} ${g.path}`)
+            .join(', ')}.`;
+    });
+  }
+
+  protected learningChanged(proxy: ProxyDto): void {
+    const directory = this.directory.value();
+    if (directory) {
+      this.directory.set({ ...directory, proxies: directory.proxies.map((p) => (p.id === proxy.id ? proxy : p)) });
+    }
+  }
+
+  private replace(warning: WarningDto): void {
+    this.warnings.update((list) => list.map((w) => (w.id === warning.id ? warning : w)));
+  }
+
+  private async act(id: string, action: () => Promise<string>): Promise<void> {
+    this.busy.set(id);
+    this.message.set(null);
+    try {
+      this.message.set({ ok: true, text: await action() });
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(null);
+    }
+  }
+}

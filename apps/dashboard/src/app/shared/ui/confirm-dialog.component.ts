@@ -1,0 +1,57 @@
+import { ChangeDetectionStrategy, Component, effect, ElementRef, inject, viewChild } from '@angular/core';
+import { ConfirmService } from '../../core/confirm.service';
+
+/** The one modal confirmation dialog (native `<dialog>`: focus trap and Escape for free). */
+@Component({
+  selector: 'arb-confirm-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <dialog #dialog class="card confirm" aria-labelledby="confirm-title" (close)="confirm.answer(false)">
+      @if (confirm.pending(); as request) {
+        <form method="dialog" (submit)="$event.preventDefault(); confirm.answer(true)">
+          <h2 id="confirm-title">{{ request.title }}</h2>
+          <p>{{ request.message }}</p>
+          <div class="actions">
+            <button type="button" (click)="confirm.answer(false)">Cancel</button>
+            <button type="submit" [class.danger]="request.danger" [class.primary]="!request.danger" autofocus>
+              {{ request.confirmLabel }}
+            </button>
+          </div>
+        </form>
+      }
+    </dialog>
+  `,
+  styles: `
+    .confirm {
+      width: min(28rem, calc(100vw - 2rem));
+      padding: 1.5rem;
+      color: var(--text);
+    }
+    .confirm::backdrop {
+      background: rgb(0 0 0 / 0.45);
+    }
+    h2 {
+      margin: 0 0 0.5rem;
+      font-size: 1.15rem;
+    }
+    .actions {
+      display: flex;
+      justify-content: flex-end;
+      gap: 0.5rem;
+      margin-top: 1.25rem;
+    }
+  `,
+})
+export class ConfirmDialogComponent {
+  protected readonly confirm = inject(ConfirmService);
+  private readonly dialog = viewChild.required<ElementRef<HTMLDialogElement>>('dialog');
+
+  constructor() {
+    effect(() => {
+      const dialog = this.dialog().nativeElement;
+      const open = this.confirm.pending() !== null;
+      if (open && !dialog.open) dialog.showModal?.();
+      if (!open && dialog.open) dialog.close();
+    });
+  }
+}
