@@ -1,14 +1,14 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
-import { ARTIFACTS_DIR, Browser, openBrowser } from '../support/browser';
-import { Optional, OPTIONAL, OPTIONAL_URLS } from '../support/optional-endpoints';
+import { Browser, openBrowser } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'operator workflows passphrase' };
 const PREFIX = 'operator';
+/** The project's copy of the community template repository, synced as a local directory. */
+const TEMPLATE_REPO = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
 
 /** A section link of the shell's navigation. */
 const nav = (page: Page, name: string) =>
@@ -23,9 +23,6 @@ describe('operator workflows in a real browser', () => {
   let proxyKey = '';
   let proxyUrl = '';
   let proxyId = '';
-  let serviceId = '';
-  const missing = new Set<Optional>();
-  const skipped: string[] = [];
   /** Console errors with the URL they came from; expected refusals are filtered at the end. */
   const consoleErrors: { text: string; url: string }[] = [];
 
@@ -33,31 +30,6 @@ describe('operator workflows in a real browser', () => {
     const cookies = await browser.page.context().cookies();
     const session = cookies.find((c) => c.name === 'arrbiter_session');
     return session ? `${session.name}=${session.value}` : '';
-  }
-
-  /** Asks the server whether it routes an endpoint at all (404 "Cannot …" = not there). */
-  async function probe(name: Optional): Promise<boolean> {
-    const [method, template] = OPTIONAL[name];
-    const path = template.replace('{proxyId}', proxyId || 'not-a-uuid').replace('{serviceId}', serviceId || 'x');
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { cookie: await cookie(), origin, 'content-type': 'application/json' },
-      body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
-    });
-    const body = (await response.json().catch(() => ({}))) as { message?: unknown };
-    const absent = response.status === 404 && typeof body.message === 'string' && body.message.startsWith('Cannot ');
-    if (absent) missing.add(name);
-    else missing.delete(name);
-    return !absent;
-  }
-
-  /** Runs a step only when the endpoints it needs exist; records the skip otherwise. */
-  async function needs(names: Optional[], step: string): Promise<boolean> {
-    const absent: Optional[] = [];
-    for (const name of names) if (!(await probe(name))) absent.push(name);
-    if (absent.length === 0) return true;
-    skipped.push(`${step}: the server answers 404 for ${absent.map((n) => OPTIONAL[n].join(' ')).join(', ')}`);
-    return false;
   }
 
   /** A failing step leaves a screenshot named after it. */
@@ -70,8 +42,11 @@ describe('operator workflows in a real browser', () => {
     }
   }
 
-  async function callProxy(path: string, key = proxyKey): Promise<number> {
-    const response = await fetch(`${server.url}/proxy/overseerr${path}`, { headers: { 'x-api-key': key } });
+  async function callProxy(path: string, method = 'GET'): Promise<number> {
+    const response = await fetch(`${server.url}/proxy/overseerr${path}`, {
+      method,
+      headers: { 'x-api-key': proxyKey },
+    });
     await response.arrayBuffer();
     return response.status;
   }
@@ -92,10 +67,6 @@ describe('operator workflows in a real browser', () => {
     if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
   });
   afterAll(async () => {
-    if (skipped.length > 0) {
-      writeFileSync(join(ARTIFACTS_DIR, `${PREFIX}--skipped.txt`), `${skipped.join('\n')}\n`);
-      console.warn(`Skipped browser steps:\n${skipped.join('\n')}`);
-    }
     await browser?.close();
     await server?.stop();
     await upstream?.stop();
@@ -113,6 +84,29 @@ describe('operator workflows in a real browser', () => {
       await page.getByText('services', { exact: false }).first().waitFor();
     });
     await browser.screenshot(`${PREFIX}-home`);
+  });
+
+  it('syncs templates from the repository: settings, preview, then sync', async () => {
+    const { page } = browser;
+    await step('templates', async () => {
+      await nav(page, 'Templates').click();
+      await page.getByRole('heading', { name: 'Template repository' }).waitFor();
+      await page.getByLabel('Repository', { exact: true }).fill(TEMPLATE_REPO);
+      await page.getByLabel('Branch, tag or commit').fill('');
+      await page.getByLabel('Folder').fill('');
+      await page.getByLabel('Sync every (minutes)').fill('0');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('button', { name: 'Save settings' }).filter({ hasText: 'Save settings' }).waitFor();
+      await page.getByRole('button', { name: 'Preview sync' }).click();
+      const report = page.getByRole('region', { name: 'Sync report' });
+      await report.getByText('New templates:').waitFor();
+      expect(await report.textContent()).toContain('overseerr');
+      await browser.screenshot(`${PREFIX}-templates-preview`);
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Sync now' }).click();
+      await page.getByRole('article', { name: 'overseerr' }).waitFor();
+    });
+    await browser.screenshot(`${PREFIX}-templates`);
   });
 
   it('creates a service: shows the exact failure, then what discovery found', async () => {
@@ -136,27 +130,23 @@ describe('operator workflows in a real browser', () => {
     });
     const services = (await (
       await fetch(`${server.url}/api/admin/v1/services`, { headers: { cookie: await cookie() } })
-    ).json()) as {
-      id: string;
-    }[];
-    serviceId = services[0]?.id ?? '';
-    if (await needs(['ping'], 'service reachability')) {
-      await page.getByTestId('service-Movies').getByText('Reachable').waitFor();
-    }
+    ).json()) as unknown[];
+    expect(services).toHaveLength(1);
+    await page.getByTestId('service-Movies').getByText('Reachable').waitFor();
     await browser.screenshot(`${PREFIX}-services`);
   });
 
-  it('creates an app with no template; the slug follows the name', async () => {
+  it('creates an app from a template; the slug follows the name', async () => {
     const { page } = browser;
     await step('app', async () => {
       await nav(page, 'Apps').click();
       await page.getByRole('button', { name: 'New app' }).click();
       await page.getByLabel('Name').fill('Overseerr');
       expect(await page.getByLabel('Slug').inputValue()).toBe('overseerr');
-      await page.getByLabel('Template').selectOption({ label: 'No template' });
+      await page.getByLabel('Template').selectOption({ label: 'overseerr' });
       await page.getByRole('button', { name: 'Create app' }).click();
       await page.getByRole('heading', { name: 'Overseerr' }).waitFor();
-      await page.getByText('Template: No template').waitFor();
+      await page.getByText('Template: overseerr').waitFor();
     });
     await browser.screenshot(`${PREFIX}-app-detail`);
   });
@@ -190,11 +180,13 @@ describe('operator workflows in a real browser', () => {
 
   it('shows a refused call in the warnings view', async () => {
     const { page } = browser;
-    expect(await callProxy('/api/v3/movie')).toBe(403);
+    // The template grants movie reads; the calendar is refused.
+    expect(await callProxy('/api/v3/movie')).toBe(200);
+    expect(await callProxy('/api/v3/calendar')).toBe(403);
     await step('warnings', async () => {
       await nav(page, 'Warnings').click();
       await page.getByRole('heading', { name: 'Warnings' }).waitFor();
-      const row = page.getByTestId('warning-get-/api/v3/movie');
+      const row = page.getByTestId('warning-get-/api/v3/calendar');
       // Warnings are recorded asynchronously: refresh until it shows.
       for (let i = 0; i < 20 && !(await row.isVisible()); i++) {
         await page.waitForTimeout(250);
@@ -207,25 +199,40 @@ describe('operator workflows in a real browser', () => {
     await browser.screenshot(`${PREFIX}-warnings`);
   });
 
+  it('grants a warning with one click and the call passes; dismisses another', async () => {
+    const { page } = browser;
+    expect(await callProxy('/api/v3/system/backup')).toBe(403);
+    await step('grant', async () => {
+      await page.goto(`${origin}/warnings?status=open`);
+      const grant = page.getByRole('button', { name: 'Grant GET /api/v3/calendar' });
+      const backup = page.getByTestId('warning-get-/api/v3/system/backup');
+      for (let i = 0; i < 20 && !((await grant.isVisible()) && (await backup.isVisible())); i++) {
+        await page.waitForTimeout(250);
+        await page.getByRole('button', { name: 'Refresh' }).click();
+      }
+      await grant.click();
+      await page.getByText('Granted GET /api/v3/calendar.').waitFor();
+      await backup.getByRole('button', { name: 'Dismiss' }).click();
+      await page.getByText('Dismissed GET /api/v3/system/backup.').waitFor();
+    });
+    expect(await callProxy('/api/v3/calendar')).toBe(200);
+    expect(await callProxy('/api/v3/system/backup')).toBe(403);
+    await browser.screenshot(`${PREFIX}-warnings-granted`);
+  });
+
   it('edits permissions: a draft with counts and a diff, guarded on leave, then saved', async () => {
     const { page } = browser;
-    await needs(['endpoints'], 'endpoint catalog in the editor (the editor falls back to the allowlist)');
+    expect(await callProxy('/api/v3/movie/3', 'DELETE')).toBe(403);
     await step('endpoints', async () => {
       await page.goto(`${origin}/apps`);
       await page.getByRole('link', { name: 'Overseerr' }).click();
       await page.getByRole('link', { name: 'Endpoints' }).click();
-      await page.getByLabel('Search API paths').waitFor();
-      if (missing.has('endpoints')) {
-        await page.getByLabel('Add a path').fill('/api/v3/movie');
-        await page.getByRole('button', { name: 'Add', exact: true }).click();
-      } else {
-        await page.getByLabel('Search API paths').fill('/api/v3/movie');
-      }
-      await page.getByLabel('GET /api/v3/movie', { exact: true }).check();
+      await page.getByLabel('Search API paths').fill('/api/v3/movie/{id}');
+      await page.getByLabel('DELETE /api/v3/movie/{id}', { exact: true }).check();
       await page.getByTestId('draft-added').filter({ hasText: '+1 added' }).waitFor();
       await page.getByTestId('draft-removed').filter({ hasText: '−0 removed' }).waitFor();
       await page.getByRole('button', { name: 'Review changes' }).click();
-      await page.getByText('/api/v3/movie', { exact: true }).last().waitFor();
+      await page.getByText('/api/v3/movie/{id}', { exact: true }).last().waitFor();
       await browser.screenshot(`${PREFIX}-endpoints-draft`);
 
       // Leaving with a draft asks first; cancelling stays.
@@ -237,34 +244,13 @@ describe('operator workflows in a real browser', () => {
       await page.getByRole('button', { name: 'Save configuration' }).click();
       await page.getByText('Configuration saved: 1 grant added, 0 removed.').waitFor();
     });
-    expect(await callProxy('/api/v3/movie')).toBe(200);
-    expect(await callProxy('/api/v3/movie/lookup')).toBe(403);
-  });
-
-  it('grants and dismisses warnings with one click', async () => {
-    const { page } = browser;
-    if (!(await needs(['grant', 'dismiss'], 'grant and dismiss from the warnings view'))) return;
-    expect(await callProxy('/api/v3/movie/42')).toBe(403);
-    expect(await callProxy('/api/v3/system/backup')).toBe(403);
-    await step('grant', async () => {
-      await page.goto(`${origin}/warnings?status=open`);
-      const grant = page.getByRole('button', { name: 'Grant GET /api/v3/movie/{id}' });
-      for (let i = 0; i < 20 && !(await grant.isVisible()); i++) {
-        await page.waitForTimeout(250);
-        await page.getByRole('button', { name: 'Refresh' }).click();
-      }
-      await grant.click();
-      await page.getByText('Granted GET /api/v3/movie/{id}.').waitFor();
-      await page.getByTestId('warning-get-/api/v3/system/backup').getByRole('button', { name: 'Dismiss' }).click();
-      await page.getByText('Dismissed GET /api/v3/system/backup.').waitFor();
-    });
-    expect(await callProxy('/api/v3/movie/7')).toBe(200);
-    await browser.screenshot(`${PREFIX}-warnings-granted`);
+    expect(await callProxy('/api/v3/movie/3', 'DELETE')).toBe(200);
+    expect(await callProxy('/api/v3/movie/3')).toBe(200);
+    await browser.screenshot(`${PREFIX}-endpoints`);
   });
 
   it('starts and stops learning mode', async () => {
     const { page } = browser;
-    if (!(await needs(['learning'], 'learning mode start/stop'))) return;
     await step('learning', async () => {
       await page.goto(`${origin}/warnings?proxyId=${proxyId}`);
       await page.getByLabel('Learn for').selectOption({ label: '1 hour' });
@@ -278,13 +264,13 @@ describe('operator workflows in a real browser', () => {
 
   it('shows the history, compares a revision and restores it', async () => {
     const { page } = browser;
-    if (!(await needs(['revisions', 'diff', 'restore'], 'history, diff and restore'))) return;
     await step('history', async () => {
       await page.goto(`${origin}/apps`);
       await page.getByRole('link', { name: 'Overseerr' }).click();
       await page.getByRole('link', { name: 'History' }).click();
+      // Newest first: the oldest revision is the proxy as it was created (the template alone).
+      await page.getByText('Proxy created', { exact: false }).last().waitFor();
       const compare = page.getByRole('button', { name: 'Compare with current' });
-      await compare.first().waitFor();
       await compare.last().click();
       await page.getByText('Restoring it would change:').waitFor();
       await browser.screenshot(`${PREFIX}-history`);
@@ -293,35 +279,38 @@ describe('operator workflows in a real browser', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
       await page.getByText(/^Restored:/).waitFor();
     });
+    // Back to the template alone: the grant from the warning and the edit are gone, the key still works.
+    expect(await callProxy('/api/v3/calendar')).toBe(403);
+    expect(await callProxy('/api/v3/movie/3', 'DELETE')).toBe(403);
+    expect(await callProxy('/api/v3/movie')).toBe(200);
   });
 
-  it('lists recent changes with links to the objects', async () => {
+  it('shows it all in recent changes, with links to the objects', async () => {
     const { page } = browser;
-    if (!(await needs(['changes'], 'recent changes'))) return;
     await step('changes', async () => {
       await nav(page, 'Recent changes').click();
       await page.getByRole('heading', { name: 'Recent changes' }).waitFor();
-      await page.getByRole('table', { name: 'Changes' }).waitFor();
+      const table = page.getByRole('table', { name: 'Changes' });
+      await table.waitFor();
+      for (const text of [
+        'Templates synced',
+        'registered',
+        'App "Overseerr"',
+        'Proxy created',
+        'Granted from warnings',
+        'Configuration saved',
+        'Revision restored',
+        'Signed in',
+      ])
+        await table.getByText(text, { exact: false }).first().waitFor();
+      await browser.screenshot(`${PREFIX}-changes`);
       await page.getByLabel('Object').selectOption('service');
       await page.getByRole('link', { name: 'Movies' }).first().waitFor();
     });
-    await browser.screenshot(`${PREFIX}-changes`);
-  });
-
-  it('shows templates and the repository settings', async () => {
-    const { page } = browser;
-    if (!(await needs(['templates', 'repository'], 'templates page'))) return;
-    await step('templates', async () => {
-      await nav(page, 'Templates').click();
-      await page.getByRole('heading', { name: 'Template repository' }).waitFor();
-      await page.getByLabel('Repository').waitFor();
-    });
-    await browser.screenshot(`${PREFIX}-templates`);
   });
 
   it('saves an app as a template', async () => {
     const { page } = browser;
-    if (!(await needs(['saveAsTemplate'], 'save an app as a template'))) return;
     await step('save-as-template', async () => {
       await page.goto(`${origin}/apps`);
       await page.getByRole('link', { name: 'Overseerr' }).click();
@@ -349,8 +338,7 @@ describe('operator workflows in a real browser', () => {
     const expected = (e: { text: string; url: string }) =>
       /status of 401/.test(e.text) ||
       // The deliberate wrong-key step.
-      (/status of 422/.test(e.text) && /\/api\/admin\/v1\/services$/.test(e.url)) ||
-      (/status of 404/.test(e.text) && [...missing].some((name) => OPTIONAL_URLS[name].test(e.url)));
+      (/status of 422/.test(e.text) && /\/api\/admin\/v1\/services$/.test(e.url));
     expect(consoleErrors.filter((e) => !expected(e))).toEqual([]);
   });
 });

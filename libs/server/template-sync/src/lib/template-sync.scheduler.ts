@@ -12,7 +12,8 @@ const MINUTE = 60_000;
 
 /**
  * Syncs templates every `intervalMinutes` (0: only on request), measured from the last sync; a
- * server without templates syncs once soon after start-up. Replans when the settings change.
+ * server that has never synced and has no templates syncs soon after start-up (unless the interval is
+ * 0). Replans when the settings change.
  */
 @Injectable()
 export class TemplateSyncScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -47,11 +48,10 @@ export class TemplateSyncScheduler implements OnApplicationBootstrap, OnApplicat
     if (this.stopped) return;
     try {
       const status = await this.settings.status();
-      if (status.url === '') return;
+      if (status.url === '' || status.intervalMinutes === 0) return;
       const hasTemplates = (await this.dataSource.getRepository(TemplateEntity).count()) > 0;
       let delay: number;
       if (!hasTemplates && status.lastSync === null) delay = FIRST_SYNC_DELAY_MS;
-      else if (status.intervalMinutes === 0) return;
       else {
         const last = status.lastSync ? Date.parse(status.lastSync.at) : 0;
         delay = Math.max(FIRST_SYNC_DELAY_MS, last + status.intervalMinutes * MINUTE - Date.now());

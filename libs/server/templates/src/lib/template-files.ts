@@ -7,7 +7,7 @@ import { overrideProblems } from '@arrbiter/server/catalog';
 export const SERVICE_TYPES = ['sonarr', 'radarr', 'lidarr', 'prowlarr', 'readarr', 'whisparr'] as const;
 
 /** A template's name: its files' name without `.json`. */
-export const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
+export const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._()&+'-]{0,99}$/;
 
 /** Limits that keep a hostile or broken repository from exhausting the server. */
 export const TEMPLATE_LIMITS = { maxFiles: 5_000, maxFileBytes: 256 * 1024 } as const;
@@ -76,7 +76,7 @@ export async function readTemplateDirectory(root: string): Promise<ParsedTemplat
       }
       const name = fileName.slice(0, -'.json'.length);
       if (!TEMPLATE_NAME.test(name)) {
-        problems.push({ file, reason: 'the name must be 1–100 letters, digits, spaces, dots, dashes or underscores' });
+        problems.push({ file, reason: "the name must be 1–100 letters, digits, spaces or . _ ( ) & + ' -" });
         continue;
       }
       const path = join(root, serviceType, fileName);

@@ -43,7 +43,9 @@ export class SyncQueryDto {
 }
 
 export class SaveAsTemplateDto implements SaveAsTemplateRequest {
-  @Matches(TEMPLATE_NAME, { message: 'name must be 1–100 letters, digits, spaces, dots, dashes or underscores' })
+  @Matches(TEMPLATE_NAME, {
+    message: "name must be 1–100 letters, digits, spaces or . _ ( ) & + ' -, starting with a letter or digit",
+  })
   @IsString()
   name!: string;
 }
