@@ -21,7 +21,7 @@ import { WarningRecorder } from '@arrbiter/server/warnings';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { DataSource } from 'typeorm';
 import { rawRequest } from '../testing/raw-http';
-import { AdminClient, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
+import { AdminClient, found, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
 
 /** The templates a repository would hold, by name then service type. */
 type Templates = Record<string, Record<string, AllowlistMap>>;
@@ -52,7 +52,10 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
     await store.published();
   };
   const templateId = async (name: string) =>
-    ((await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[]).find((x) => x.name === name)!.id;
+    found(
+      ((await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[]).find((x) => x.name === name),
+      name,
+    ).id;
   const newApp = async (slug: string, template: string | null) => {
     const app = (
       await admin
@@ -102,7 +105,10 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
     it('lists templates with their blocks, grant counts and apps', async () => {
       const { app } = await newApp('templates-listed', 'dashboard');
       const list = (await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[];
-      const dashboard = list.find((x) => x.name === 'dashboard')!;
+      const dashboard = found(
+        list.find((x) => x.name === 'dashboard'),
+        'dashboard',
+      );
       expect(dashboard).toMatchObject({
         source: 'repository',
         removed: false,
@@ -184,14 +190,20 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
         .body as EndpointsResponse;
       expect(endpoints.serviceType).toBe('radarr');
       expect(endpoints.tags).toContain('Movie');
-      const byId = endpoints.items.find((e) => e.path === '/api/v3/movie/{id}')!;
+      const byId = found(
+        endpoints.items.find((e) => e.path === '/api/v3/movie/{id}'),
+        'movie by id',
+      );
       expect(byId).toMatchObject({ inCatalog: true, sensitive: false, override: ['get', 'delete'], tags: ['Movie'] });
       expect(byId.methods).toEqual([
         { method: 'get', template: true, override: true, effective: true },
         { method: 'put', template: false, override: false, effective: false },
         { method: 'delete', template: false, override: true, effective: true },
       ]);
-      const calendar = endpoints.items.find((e) => e.path === '/api/v3/calendar')!;
+      const calendar = found(
+        endpoints.items.find((e) => e.path === '/api/v3/calendar'),
+        'calendar',
+      );
       expect(calendar.override).toBeNull();
       expect(calendar.methods).toEqual([{ method: 'get', template: true, override: null, effective: true }]);
       expect(endpoints.items.find((e) => e.path === '/api/v3/config/host')?.sensitive).toBe(true);
@@ -461,7 +473,10 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
         objectId: app.id,
         objectName: 'Audited app',
       });
-      const saved = trail.find((c) => c.action === 'proxy.config-saved' && c.objectId === proxy.id)!;
+      const saved = found(
+        trail.find((c) => c.action === 'proxy.config-saved' && c.objectId === proxy.id),
+        'config saved',
+      );
       expect(saved).toMatchObject({
         actor: TEST_ADMIN.username,
         appId: app.id,

@@ -20,7 +20,7 @@ import { GitHttpServer, TestGitRepository } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { Client } from 'pg';
 import { rawRequest } from '../testing/raw-http';
-import { AdminClient, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
+import { AdminClient, found, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
 
 /** The project's copy of the community template repository (`<serviceType>/<template>.json`). */
 const FIXTURE = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
@@ -59,7 +59,7 @@ describe('template repository sync', () => {
         .post('/api/admin/v1/apps', {
           name: slug,
           slug,
-          templateId: (await template(templateName))!.id,
+          templateId: found(await template(templateName), templateName).id,
           active: true,
         })
         .expect(201)
@@ -125,7 +125,10 @@ describe('template repository sync', () => {
     expect(report.added.sort()).toEqual(fixtureNames());
     const stored = await templates();
     expect(stored.map((x) => x.name).sort()).toEqual(fixtureNames());
-    const homepage = stored.find((x) => x.name === 'homepage')!;
+    const homepage = found(
+      stored.find((x) => x.name === 'homepage'),
+      'homepage',
+    );
     expect(homepage.source).toBe('repository');
     expect(homepage.blocks['radarr']['/api/v3/movie']).toEqual(['get']);
     expect(Object.keys(homepage.blocks).sort()).toEqual(
@@ -177,7 +180,7 @@ describe('template repository sync', () => {
 
       // A dry run reports exactly what the sync will do, and changes nothing.
       const preview = await sync(true);
-      expect((await template('homepage'))!.blocks['radarr']['/api/v3/calendar']).toEqual(['get']);
+      expect(found(await template('homepage'), 'homepage').blocks['radarr']['/api/v3/calendar']).toEqual(['get']);
       expect((await revisions(one.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
 
       const report = await sync();
@@ -247,7 +250,7 @@ describe('template repository sync', () => {
       );
       expect(report.added).toEqual(['brand-new']);
       expect(report.changed).toEqual([]);
-      expect((await template('bazarr'))!.blocks).toEqual(before!.blocks);
+      expect(found(await template('bazarr'), 'bazarr').blocks).toEqual(found(before, 'bazarr before').blocks);
     });
 
     it('changes nothing when the repository cannot be reached', async () => {
@@ -271,7 +274,10 @@ describe('template repository sync', () => {
         admin.post('/api/admin/v1/templates/sync'),
       ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const refused = results.find((r) => r.status === 409)!;
+      const refused = found(
+        results.find((r) => r.status === 409),
+        'the refused sync',
+      );
       expect((refused.body as { message: string }).message).toContain('already running');
     });
 
@@ -322,7 +328,7 @@ describe('template repository sync', () => {
       file: '*/my-homepage.json',
       reason: 'a local template has this name: the local one is kept',
     });
-    expect((await template('my-homepage'))!.blocks).toEqual({ radarr: effective });
+    expect(found(await template('my-homepage'), 'my-homepage').blocks).toEqual({ radarr: effective });
   });
 
   (existsSync(SHARED_OPENAPI) ? it : it.skip)(

@@ -98,3 +98,9 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
     },
   };
 }
+
+/** The value, or a failed test naming what was missing (instead of a non-null assertion). */
+export function found<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw new Error(`${what} not found`);
+  return value;
+}

@@ -50,23 +50,25 @@ export class TestGitRepository {
  * `<root>/<name>` is at `<url>/<name>`.
  */
 export class GitHttpServer {
-  /** Requests answered so far. */
-  requests = 0;
-
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    private readonly counter: { requests: number },
   ) {}
 
   static async start(root: string): Promise<GitHttpServer> {
-    let instance: GitHttpServer | undefined;
+    const counter = { requests: 0 };
     const server = createServer((req, res) => {
-      if (instance) instance.requests += 1;
+      counter.requests += 1;
       serve(root, req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    instance = new GitHttpServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return instance;
+    return new GitHttpServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, counter);
+  }
+
+  /** Requests answered so far. */
+  get requests(): number {
+    return this.counter.requests;
   }
 
   async stop(): Promise<void> {
