@@ -96,7 +96,7 @@ describe('operator workflows in a real browser', () => {
       await page.getByLabel('Folder').fill('');
       await page.getByLabel('Sync every (minutes)').fill('0');
       await page.getByRole('button', { name: 'Save settings' }).click();
-      await page.getByRole('button', { name: 'Save settings' }).filter({ hasText: 'Save settings' }).waitFor();
+      await page.getByText('Repository settings saved.').waitFor();
       await page.getByRole('button', { name: 'Preview sync' }).click();
       const report = page.getByRole('region', { name: 'Sync report' });
       await report.getByText('New templates:').waitFor();
@@ -319,6 +319,17 @@ describe('operator workflows in a real browser', () => {
       await page.getByRole('button', { name: 'Save template' }).click();
       await page.getByText('Saved as template “Overseerr (from app)”.').waitFor();
     });
+  });
+
+  it('shows it at a glance on the home page', async () => {
+    const { page } = browser;
+    await step('home-summary', async () => {
+      await nav(page, 'Home').click();
+      await page.getByRole('heading', { name: 'Home' }).waitFor();
+      await page.getByText('Movies', { exact: false }).first().waitFor();
+      await page.getByText('Reachable').first().waitFor();
+    });
+    await browser.screenshot(`${PREFIX}-home-summary`);
   });
 
   it('fits a phone', async () => {

@@ -1,32 +1,44 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '@arrbiter/server/config';
+import { ChangeBus } from '@arrbiter/server/database';
 import { ProxiesService } from './proxies.service';
 
-/** How often deadlines are checked (the gateway itself never forwards past a deadline). */
-export const LEARNING_CHECK_MS = 15_000;
+/** The longest the timer sleeps before looking again (a deadline set by another replica is found then). */
+export const LEARNING_RECHECK_MS = 10 * 60_000;
 
 /**
- * Ends learning mode at its deadline: the gateway stops forwarding refused requests at the deadline
- * by itself; this clears the mode from the proxy and writes the end to recent changes.
+ * Ends learning mode at its deadline. The gateway stops forwarding refused requests at the deadline by
+ * itself; this clears the mode from the proxy and writes the end to recent changes. It sleeps until the
+ * next deadline (re-planned whenever a proxy changes), so that an idle server makes no queries.
  */
 @Injectable()
 export class LearningDeadlines implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(LearningDeadlines.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
 
-  constructor(private readonly proxies: ProxiesService) {}
+  constructor(
+    private readonly proxies: ProxiesService,
+    private readonly clock: Clock,
+    changes: ChangeBus,
+  ) {
+    this.unsubscribe = changes.subscribe((change) => (change.topic === 'proxies' ? this.plan() : undefined));
+  }
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.check(), LEARNING_CHECK_MS);
-    this.timer.unref();
+  async onApplicationBootstrap(): Promise<void> {
+    await this.plan();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    this.unsubscribe();
+    clearTimeout(this.timer);
     await this.running;
   }
 
-  /** Ends what is due; never throws (a failure is logged and retried at the next check). */
+  /** Ends what is due, then sleeps until the next deadline; never throws. */
   check(): Promise<void> {
     this.running ??= this.proxies
       .endExpiredLearning()
@@ -38,7 +50,25 @@ export class LearningDeadlines implements OnApplicationBootstrap, OnApplicationS
       )
       .finally(() => {
         this.running = undefined;
-      });
+      })
+      .then(() => this.plan());
     return this.running;
+  }
+
+  private async plan(): Promise<void> {
+    if (this.stopped) return;
+    let next: Date | null;
+    try {
+      next = await this.proxies.nextLearningDeadline();
+    } catch (error) {
+      this.logger.warn(`Could not read learning deadlines: ${(error as Error).message}`);
+      next = null;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (next === null || this.stopped) return;
+    const wait = Math.min(Math.max(next.getTime() - this.clock.now(), 0), LEARNING_RECHECK_MS);
+    this.timer = setTimeout(() => void this.check(), wait);
+    this.timer.unref();
   }
 }

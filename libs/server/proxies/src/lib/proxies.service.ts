@@ -334,6 +334,14 @@ export class ProxiesService {
     return toProxyDto(proxy);
   }
 
+  /** The earliest learning deadline of any proxy, or null when none is learning. */
+  async nextLearningDeadline(): Promise<Date | null> {
+    const [row] = (await this.dataSource.query('SELECT min(learning_until) AS next FROM proxy')) as {
+      next: Date | string | null;
+    }[];
+    return row?.next ? new Date(row.next) : null;
+  }
+
   /** Ends learning mode on every proxy whose deadline has passed; each end is a recent change. */
   async endExpiredLearning(): Promise<string[]> {
     const ended = await this.dataSource.transaction(async (manager) => {

@@ -29,9 +29,9 @@ export class TemplateSyncScheduler implements OnApplicationBootstrap, OnApplicat
     private readonly sync: TemplateSyncService,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.unsubscribe = this.settings.onChange(() => void this.plan());
-    void this.plan();
+    await this.plan();
   }
 
   async onApplicationShutdown(): Promise<void> {
