@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChangeDto, ChangeObjectType, Page } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@arrbiter/server/http';
+import { keysetPage } from '@arrbiter/server/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { ListChangesDto } from './dto/list-changes.dto';
 import { ChangeEntity } from './entities/change.entity';
@@ -58,25 +58,11 @@ export class ChangesService {
   }
 
   async list(query: ListChangesDto): Promise<Page<ChangeDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
-    const qb = this.dataSource
-      .getRepository(ChangeEntity)
-      .createQueryBuilder('c')
-      .orderBy('c.at', 'DESC')
-      .addOrderBy('c.id', 'DESC')
-      .take(limit + 1);
+    const qb = this.dataSource.getRepository(ChangeEntity).createQueryBuilder('c');
     if (query.objectType) qb.andWhere('c.object_type = :objectType', { objectType: query.objectType });
     if (query.objectId) qb.andWhere('c.object_id = :objectId', { objectId: query.objectId });
     if (query.appId) qb.andWhere('c.app_id = :appId', { appId: query.appId });
     if (query.actor) qb.andWhere('c.actor = :actor', { actor: query.actor });
-    if (cursor) qb.andWhere('(c.at, c.id) < (:at, :id)', { at: cursor.at, id: cursor.id });
-    const rows = await qb.getMany();
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(toChangeDto),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.at.toISOString(), id: last.id }) : null,
-    };
+    return keysetPage(qb, { column: 'c.at', idColumn: 'c.id', at: (c) => c.at }, query, toChangeDto);
   }
 }

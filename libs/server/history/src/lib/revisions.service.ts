@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import type { AllowlistMap, Page, RevisionDto, RevisionKind, RevisionSummary } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, PageQueryDto } from '@arrbiter/server/http';
+import { keysetPage, PageQueryDto } from '@arrbiter/server/http';
 import { DataSource, EntityManager } from 'typeorm';
 import { RevisionEntity } from './entities/revision.entity';
 
@@ -54,23 +54,11 @@ export class RevisionsService {
   }
 
   async list(proxyId: string, query: PageQueryDto): Promise<Page<RevisionDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
     const qb = this.dataSource
       .getRepository(RevisionEntity)
       .createQueryBuilder('r')
-      .where('r.proxy_id = :proxyId', { proxyId })
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC')
-      .take(limit + 1);
-    if (cursor) qb.andWhere('(r.created_at, r.id) < (:at, :id)', { at: cursor.at, id: cursor.id });
-    const rows = await qb.getMany();
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(toRevisionDto),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+      .where('r.proxy_id = :proxyId', { proxyId });
+    return keysetPage(qb, { column: 'r.created_at', idColumn: 'r.id', at: (r) => r.createdAt }, query, toRevisionDto);
   }
 
   /** One revision of one proxy, or 404. */

@@ -1,7 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { Grant, LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
 import { ChangesService } from '@arrbiter/server/history';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@arrbiter/server/http';
+import { keysetPage } from '@arrbiter/server/http';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { DataSource, In, Repository } from 'typeorm';
 import { ListWarningsDto } from './dto/list-warnings.dto';
@@ -36,24 +36,11 @@ export class WarningsService {
 
   /** Newest first (by last seen), filtered, a page at a time. */
   async list(query: ListWarningsDto): Promise<Page<WarningDto>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
-    const qb = this.warnings
-      .createQueryBuilder('w')
-      .orderBy('w.last_seen', 'DESC')
-      .addOrderBy('w.id', 'DESC')
-      .take(limit + 1);
+    const qb = this.warnings.createQueryBuilder('w');
     if (query.proxyId) qb.andWhere('w.proxy_id = :proxyId', { proxyId: query.proxyId });
     if (query.appId) qb.andWhere('w.app_id = :appId', { appId: query.appId });
     if (query.status) qb.andWhere('w.status = :status', { status: query.status });
-    if (cursor) qb.andWhere('(w.last_seen, w.id) < (:at, :id)', { at: cursor.at, id: cursor.id });
-    const rows = await qb.getMany();
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(toWarningDto),
-      nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastSeen.toISOString(), id: last.id }) : null,
-    };
+    return keysetPage(qb, { column: 'w.last_seen', idColumn: 'w.id', at: (w) => w.lastSeen }, query, toWarningDto);
   }
 
   /**

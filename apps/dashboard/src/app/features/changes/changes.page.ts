@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, signal, untracked } from '@angular/core';
+import { PagedList } from '../../core/paged-list';
 import { Router, RouterLink } from '@angular/router';
 import type { ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { LoadStateComponent } from '../../shared/ui/load-state.component';
 import { TimeComponent } from '../../shared/ui/time.component';
 import { changeLink } from './change-link';
@@ -108,11 +108,19 @@ export class ChangesPage {
   protected readonly types = OBJECT_TYPES;
   protected readonly link = changeLink;
   protected readonly actorDraft = signal('');
-  protected readonly changes = signal<ChangeDto[]>([]);
-  protected readonly nextCursor = signal<string | null>(null);
-  protected readonly loading = signal(false);
-  protected readonly loaded = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly list = new PagedList<ChangeDto>((cursor) =>
+    this.api.list({
+      objectType: OBJECT_TYPES.find((t) => t === this.objectType()),
+      actor: this.actor(),
+      limit: 50,
+      cursor,
+    }),
+  );
+  protected readonly changes = this.list.items;
+  protected readonly nextCursor = this.list.nextCursor;
+  protected readonly loading = this.list.loading;
+  protected readonly loaded = this.list.loaded;
+  protected readonly error = this.list.error;
 
   constructor() {
     effect(() => {
@@ -133,24 +141,7 @@ export class ChangesPage {
     });
   }
 
-  protected async load(fresh: boolean): Promise<void> {
-    this.loading.set(true);
-    this.error.set(null);
-    try {
-      const type = this.objectType();
-      const page = await this.api.list({
-        objectType: OBJECT_TYPES.find((t) => t === type),
-        actor: this.actor(),
-        limit: 50,
-        cursor: fresh ? null : this.nextCursor(),
-      });
-      this.changes.update((list) => (fresh ? page.items : [...list, ...page.items]));
-      this.nextCursor.set(page.nextCursor);
-      this.loaded.set(true);
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.loading.set(false);
-    }
+  protected load(fresh: boolean): Promise<void> {
+    return this.list.load(fresh);
   }
 }

@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal, untracked } from '@angular/core';
+import { PagedList } from '../../core/paged-list';
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ProxyDto, ServiceDto, WarningDto, WarningStatus } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
@@ -48,11 +49,20 @@ export class WarningsPage {
     const proxies = (await Promise.all(apps.map((a) => this.proxiesApi.listForApp(a.id)))).flat();
     return { apps, proxies, services: new Map(services.map((s) => [s.id, s])) };
   });
-  protected readonly warnings = signal<WarningDto[]>([]);
-  protected readonly nextCursor = signal<string | null>(null);
-  protected readonly loading = signal(false);
-  protected readonly loaded = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly list = new PagedList<WarningDto>((cursor) =>
+    this.api.list({
+      appId: this.appId(),
+      proxyId: this.proxyId(),
+      status: WARNING_STATUSES.find((s) => s === this.status()),
+      limit: 50,
+      cursor,
+    }),
+  );
+  protected readonly warnings = this.list.items;
+  protected readonly nextCursor = this.list.nextCursor;
+  protected readonly loading = this.list.loading;
+  protected readonly loaded = this.list.loaded;
+  protected readonly error = this.list.error;
   protected readonly busy = signal<string | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
 
@@ -104,26 +114,8 @@ export class WarningsPage {
     await this.router.navigate([], { queryParams: params, queryParamsHandling: 'merge', replaceUrl: true });
   }
 
-  protected async load(fresh: boolean): Promise<void> {
-    this.loading.set(true);
-    this.error.set(null);
-    try {
-      const status = this.status();
-      const page = await this.api.list({
-        appId: this.appId(),
-        proxyId: this.proxyId(),
-        status: WARNING_STATUSES.find((s) => s === status),
-        limit: 50,
-        cursor: fresh ? null : this.nextCursor(),
-      });
-      this.warnings.update((list) => (fresh ? page.items : [...list, ...page.items]));
-      this.nextCursor.set(page.nextCursor);
-      this.loaded.set(true);
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.loading.set(false);
-    }
+  protected load(fresh: boolean): Promise<void> {
+    return this.list.load(fresh);
   }
 
   /** What a grant adds: the method on the resolved route, else on the refused path. */

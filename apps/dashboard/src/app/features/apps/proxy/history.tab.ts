@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked } from '@angular/core';
+import { PagedList } from '../../../core/paged-list';
 import type { RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
 import { describeError } from '../../../core/api-error';
 import { ConfirmService } from '../../../core/confirm.service';
@@ -113,11 +114,14 @@ export class HistoryTab {
   private readonly api = inject(ProxiesApiService);
   private readonly confirm = inject(ConfirmService);
   private readonly context = inject(ProxyContext);
-  protected readonly revisions = signal<RevisionDto[]>([]);
-  protected readonly nextCursor = signal<string | null>(null);
-  protected readonly loading = signal(false);
-  protected readonly loaded = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly list = new PagedList<RevisionDto>((cursor) =>
+    this.api.revisions(this.context.proxyId(), { limit: 20, cursor }),
+  );
+  protected readonly revisions = this.list.items;
+  protected readonly nextCursor = this.list.nextCursor;
+  protected readonly loading = this.list.loading;
+  protected readonly loaded = this.list.loaded;
+  protected readonly error = this.list.error;
   protected readonly diff = signal<RevisionDiffResponse | null>(null);
   protected readonly diffLoading = signal<string | null>(null);
   protected readonly busy = signal(false);
@@ -134,22 +138,8 @@ export class HistoryTab {
     return KIND_LABELS[kind] ?? kind;
   }
 
-  protected async load(fresh: boolean): Promise<void> {
-    this.loading.set(true);
-    this.error.set(null);
-    try {
-      const page = await this.api.revisions(this.context.proxyId(), {
-        limit: 20,
-        cursor: fresh ? null : this.nextCursor(),
-      });
-      this.revisions.update((list) => (fresh ? page.items : [...list, ...page.items]));
-      this.nextCursor.set(page.nextCursor);
-      this.loaded.set(true);
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.loading.set(false);
-    }
+  protected load(fresh: boolean): Promise<void> {
+    return this.list.load(fresh);
   }
 
   protected async compare(revision: RevisionDto): Promise<void> {
