@@ -1,4 +1,6 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type {
@@ -14,7 +16,7 @@ import type {
   TemplateSyncReport,
 } from '@arrbiter/contracts';
 import { parseOpenApi, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
-import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/template-sync';
+import { DEFAULT_FETCH_LIMITS, TEMPLATE_SYNC_LOCK, TemplateSyncService } from '@arrbiter/server/template-sync';
 import { readTemplateDirectory } from '@arrbiter/server/templates';
 import { GitHttpServer, TestGitRepository } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
@@ -266,6 +268,26 @@ describe('template repository sync', () => {
         .items;
       expect(trail[0].action).toBe('template.sync-failed');
       await settings(`${server.url}/templates`, { ref: 'main' });
+    });
+
+    it('gives up on a repository that is too large or too slow, changing nothing', async () => {
+      const syncer = t.app.get(TemplateSyncService);
+      const count = (await templates()).length;
+      syncer.limits = { timeoutMs: 60_000, maxBytes: 2_000 };
+      const large = await admin.post('/api/admin/v1/templates/sync').expect(502);
+      expect((large.body as { message: string }).message).toContain('the repository is larger than');
+
+      const silent = createServer(() => undefined);
+      await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+      syncer.limits = { timeoutMs: 300, maxBytes: 50 * 1024 * 1024 };
+      await settings(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/templates.git`, { ref: 'main' });
+      const slow = await admin.post('/api/admin/v1/templates/sync').expect(502);
+      expect((slow.body as { message: string }).message).toContain('no answer within 0.3 s');
+      silent.closeAllConnections();
+      silent.close();
+      syncer.limits = DEFAULT_FETCH_LIMITS;
+      await settings(`${server.url}/templates`, { ref: 'main' });
+      expect((await templates()).length).toBe(count);
     });
 
     it('refuses a sync while another runs, and changes nothing for it', async () => {
