@@ -192,6 +192,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       service,
       ...this.compile(
         service,
+        app.templateId,
         (app.templateId && snapshot.templates.get(app.templateId)?.[service.type]) || {},
         proxy.overrides,
       ),
@@ -202,10 +203,12 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
 
   private compile(
     service: ServiceState,
+    templateId: string | null,
     template: AllowlistMap,
     overrides: AllowlistMap,
   ): Pick<ProxyState, 'allowlist' | 'extraRoutes'> {
-    const key = `${service.id}|${JSON.stringify(template)}|${JSON.stringify(overrides)}`;
+    // A template's content is fixed between full rebuilds (a template change rebuilds everything).
+    const key = `${service.id}|${templateId ?? ''}|${JSON.stringify(overrides)}`;
     let compiled = this.compiled.get(key);
     if (!compiled) {
       // Saved configurations accumulate between full rebuilds: keep the cache bounded.
@@ -225,9 +228,22 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     this.compiled = new Map();
     const started = performance.now();
     await this.catalog.ready();
+    // Only what the hot path needs: no key ciphertexts, no timestamps to parse for every row.
     const [apps, proxies, services, templates] = await Promise.all([
-      this.dataSource.getRepository(AppEntity).find(),
-      this.dataSource.getRepository(ProxyEntity).find(),
+      this.dataSource
+        .getRepository(AppEntity)
+        .find({ select: { id: true, slug: true, active: true, templateId: true } }),
+      this.dataSource.getRepository(ProxyEntity).find({
+        select: {
+          id: true,
+          appId: true,
+          serviceId: true,
+          active: true,
+          keyDigest: true,
+          overrides: true,
+          learningUntil: true,
+        },
+      }),
       this.dataSource.getRepository(ServiceEntity).find(),
       this.templates.allBlocks(),
     ]);

@@ -3,7 +3,7 @@ import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { TemplateRepositorySettings } from '@arrbiter/contracts';
 import { ParsedTemplates, readTemplateDirectory } from '@arrbiter/server/templates';
-import git, { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 
 /** Limits of one fetch: a hostile or huge repository fails the sync instead of the server. */
 export interface FetchLimits {
@@ -96,6 +96,8 @@ export async function fetchTemplateRepository(
     if (!root) throw new RepositoryFetchError(`cannot read ${settings.url}: no such directory`);
     return { ...(await readTemplateDirectory(await templateRoot(root, settings.path))), commit: null };
   }
+  // Loaded on the first sync, not at start-up (it is a large module).
+  const { default: git } = await import('isomorphic-git');
   fs.mkdirSync(workDir, { recursive: true });
   const dir = await mkdtemp(join(workDir, 'checkout-'));
   const signal = AbortSignal.timeout(limits.timeoutMs);
