@@ -1,7 +1,7 @@
 import { TestBed } from '@angular/core/testing';
 import { ActivatedRouteSnapshot, RouterStateSnapshot } from '@angular/router';
-import { ConfirmService } from './confirm.service';
 import { HasUnsavedChanges, unsavedChangesGuard } from './unsaved-changes.guard';
+import { ConfirmService } from '@arrbiter/dashboard/ui';
 
 describe('unsavedChangesGuard', () => {
   const run = (component: HasUnsavedChanges) =>

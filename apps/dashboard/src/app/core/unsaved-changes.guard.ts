@@ -1,6 +1,6 @@
 import { inject } from '@angular/core';
 import { CanDeactivateFn } from '@angular/router';
-import { ConfirmService } from './confirm.service';
+import { ConfirmService } from '@arrbiter/dashboard/ui';
 
 /** A page that can hold an unsaved draft. */
 export interface HasUnsavedChanges {

@@ -2,8 +2,8 @@ import { connectionFields } from '../features/apps/proxy/connection-fields';
 import { isLearning, learningDeadline } from '../features/apps/proxy/learning';
 import { changeLink } from '../features/changes/change-link';
 import type { ChangeDto } from '@arrbiter/contracts';
-import { relativeTime, slugify } from './format';
 import { Loadable } from './loadable';
+import { relativeTime, slugify } from '@arrbiter/dashboard/ui';
 
 describe('dashboard utilities', () => {
   it('derives host, port, SSL and URL base from a Proxy URL', () => {

@@ -2,9 +2,9 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { AuthService } from '../core/auth.service';
 import { ThemeService } from '../core/theme.service';
-import { ConfirmDialogComponent } from '../shared/ui/confirm-dialog.component';
 import { LogoComponent } from './logo.component';
 import { NAV_ITEMS } from './nav-items';
+import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
 
 @Component({
   selector: 'arb-shell',

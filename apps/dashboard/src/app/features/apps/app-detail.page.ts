@@ -2,16 +2,14 @@ import { ChangeDetectionStrategy, Component, computed, effect, inject, input, si
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ServiceDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
-import { ConfirmService } from '../../core/confirm.service';
 import { Loadable } from '../../core/loadable';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
-import { TimeComponent } from '../../shared/ui/time.component';
 import { ServicesApiService } from '../services/services-api.service';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
 import { AppsApiService } from './apps-api.service';
 import { ProxiesApiService } from './proxies-api.service';
 import { isLearning } from './proxy/learning';
+import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /** An app: its settings and its proxies, one per service. */
 @Component({

@@ -10,8 +10,8 @@ import {
 } from '@angular/core';
 import type { AppDto, TemplateDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
-import { SLUG_PATTERN, slugify } from '../../core/format';
 import { AppsApiService } from './apps-api.service';
+import { SLUG_PATTERN, slugify } from '@arrbiter/dashboard/ui';
 
 /** Create an app (slug suggested from the name) or edit one. */
 @Component({

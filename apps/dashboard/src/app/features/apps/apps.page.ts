@@ -2,12 +2,11 @@ import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@ang
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
-import { ConfirmService } from '../../core/confirm.service';
 import { Loadable } from '../../core/loadable';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
 import { AppsApiService } from './apps-api.service';
+import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
 
 @Component({
   selector: 'arb-apps-page',

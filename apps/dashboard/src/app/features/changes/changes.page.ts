@@ -2,10 +2,9 @@ import { ChangeDetectionStrategy, Component, effect, inject, input, signal, untr
 import { PagedList } from '../../core/paged-list';
 import { Router, RouterLink } from '@angular/router';
 import type { ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
-import { TimeComponent } from '../../shared/ui/time.component';
 import { changeLink } from './change-link';
 import { ChangesApiService } from './changes-api.service';
+import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 export const OBJECT_TYPES: readonly ChangeObjectType[] = [
   'service',

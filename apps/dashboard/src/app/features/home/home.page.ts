@@ -3,13 +3,12 @@ import { RouterLink } from '@angular/router';
 import type { ProxyDto, ServiceReachabilityDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
-import { TimeComponent } from '../../shared/ui/time.component';
 import { AppsApiService } from '../apps/apps-api.service';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { isLearning } from '../apps/proxy/learning';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from '../warnings/warnings-api.service';
+import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 const DAY = 86_400_000;
 

@@ -1,12 +1,10 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
-import { ConfirmService } from '../../core/confirm.service';
 import { Loadable } from '../../core/loadable';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
-import { TimeComponent } from '../../shared/ui/time.component';
 import { ServiceFormComponent } from './service-form.component';
 import { ServicesApiService } from './services-api.service';
+import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 export type Reachability =
   | { state: 'checking' }

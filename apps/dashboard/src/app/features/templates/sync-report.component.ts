@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { TemplateSyncReport } from '@arrbiter/contracts';
-import { methodLabel } from '../../core/format';
+import { methodLabel } from '@arrbiter/dashboard/ui';
 
 /** A template sync report (or dry-run preview), readable. */
 @Component({

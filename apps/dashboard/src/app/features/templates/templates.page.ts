@@ -1,14 +1,11 @@
 import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked } from '@angular/core';
 import type { TemplateDto, TemplateRepositoryStatus, TemplateSyncReport } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
-import { ConfirmService } from '../../core/confirm.service';
 import { grantsOf } from '../apps/proxy/allowlist-draft';
-import { methodLabel } from '../../core/format';
 import { Loadable } from '../../core/loadable';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
-import { TimeComponent } from '../../shared/ui/time.component';
 import { SyncReportComponent } from './sync-report.component';
 import { TemplatesApiService } from './templates-api.service';
+import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
 /** Templates with their blocks per service type; the repository they come from and its sync. */
 @Component({

@@ -3,16 +3,14 @@ import { PagedList } from '../../core/paged-list';
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ProxyDto, ServiceDto, WarningDto, WarningStatus } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
-import { methodLabel } from '../../core/format';
 import { Loadable } from '../../core/loadable';
-import { LoadStateComponent } from '../../shared/ui/load-state.component';
-import { TimeComponent } from '../../shared/ui/time.component';
 import { AppsApiService } from '../apps/apps-api.service';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { isLearning } from '../apps/proxy/learning';
 import { LearningControlComponent } from '../apps/proxy/learning-control.component';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
+import { LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
 export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'learned', 'granted', 'dismissed'];
 

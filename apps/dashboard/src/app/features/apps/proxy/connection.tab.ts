@@ -2,12 +2,11 @@ import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@a
 import { Router } from '@angular/router';
 import type { ProxyConnectionDto, ProxyDto } from '@arrbiter/contracts';
 import { describeError } from '../../../core/api-error';
-import { ConfirmService } from '../../../core/confirm.service';
-import { CopyButtonComponent } from '../../../shared/ui/copy-button.component';
 import { ProxiesApiService } from '../proxies-api.service';
 import { connectionFields } from './connection-fields';
 import { LearningControlComponent } from './learning-control.component';
 import { ProxyContext } from './proxy-context';
+import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
 
 /** What a client needs (Proxy URL, key, how-to), the active switch, key rotation and learning mode. */
 @Component({

@@ -2,12 +2,9 @@ import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked }
 import { PagedList } from '../../../core/paged-list';
 import type { RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
 import { describeError } from '../../../core/api-error';
-import { ConfirmService } from '../../../core/confirm.service';
-import { methodLabel } from '../../../core/format';
-import { LoadStateComponent } from '../../../shared/ui/load-state.component';
-import { TimeComponent } from '../../../shared/ui/time.component';
 import { ProxiesApiService } from '../proxies-api.service';
 import { ProxyContext } from './proxy-context';
+import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
 const KIND_LABELS: Record<RevisionKind, string> = {
   manual: 'Manual edit',

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input } from '@angular/core';
 import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
-import { LoadStateComponent } from '../../../shared/ui/load-state.component';
 import { ProxyContext } from './proxy-context';
+import { LoadStateComponent } from '@arrbiter/dashboard/ui';
 
 /** A proxy: connection details, endpoints (permissions) and history as tabs. */
 @Component({

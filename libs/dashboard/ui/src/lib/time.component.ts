@@ -1,5 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
-import { fullTime, relativeTime } from '../../core/format';
+import { fullTime, relativeTime } from './format';
 
 /** A time as "3 min ago", the exact time in its title and datetime attribute. */
 @Component({

@@ -1,5 +1,5 @@
 import { ChangeDetectionStrategy, Component, effect, ElementRef, inject, viewChild } from '@angular/core';
-import { ConfirmService } from '../../core/confirm.service';
+import { ConfirmService } from './confirm.service';
 
 /** The one modal confirmation dialog (native `<dialog>`: focus trap and Escape for free). */
 @Component({
