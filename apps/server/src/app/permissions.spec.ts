@@ -374,14 +374,16 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       const forwarded = await call('learner', key, 'GET', `/api/v3/movie/5?apikey=${key}`);
       expect(forwarded.status).toBe(200);
       await call('learner', key, 'GET', '/api/v3/movie/6');
-      await call('learner', key, 'POST', '/api/v3/command');
+      await call('learner', key, 'POST', '/api/v3/movie');
       const learned = await warningsOf(proxy.id);
       expect(learned.map((w) => [w.method, w.route, w.status, w.count]).sort()).toEqual([
         ['get', '/api/v3/movie/{id}', 'learned', 2],
-        ['post', '/api/v3/command', 'learned', 1],
+        ['post', '/api/v3/movie', 'learned', 1],
       ]);
       expect(JSON.stringify(learned)).not.toContain(key);
-      // Still not forwarded: a bad key, a bad path.
+      // Never opened by learning: endpoints that hand out secrets (the upstream key is in config/host).
+      expect((await call('learner', key, 'GET', '/api/v3/config/host')).status).toBe(403);
+      // Still not forwarded: a bad key.
       expect((await call('learner', '0'.repeat(32), 'GET', '/api/v3/movie/5')).status).toBe(401);
 
       const bulk = (await admin.post(`/api/admin/v1/proxies/${proxy.id}/learned/grant`).expect(200))
@@ -389,10 +391,14 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       expect(bulk.granted).toHaveLength(2);
       expect(bulk.revision).toMatchObject({
         kind: 'warning-grant',
-        overrides: { '/api/v3/command': ['post'], '/api/v3/movie/{id}': ['get'] },
+        overrides: { '/api/v3/movie': ['post'], '/api/v3/movie/{id}': ['get'] },
       });
       expect((await revisions(proxy.id)).filter((r) => r.kind === 'warning-grant')).toHaveLength(1);
-      expect((await warningsOf(proxy.id)).every((w) => w.status === 'granted')).toBe(true);
+      expect((await warningsOf(proxy.id)).map((w) => [w.method, w.route, w.status]).sort()).toEqual([
+        ['get', '/api/v3/config/host', 'open'],
+        ['get', '/api/v3/movie/{id}', 'granted'],
+        ['post', '/api/v3/movie', 'granted'],
+      ]);
       expect(
         ((await admin.post(`/api/admin/v1/proxies/${proxy.id}/learned/grant`).expect(200)).body as LearnedGrantResponse)
           .revision,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@arrbiter/server/config';
+import { isSensitive } from '@arrbiter/server/proxies';
 import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
 import { digestsEqual, keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
 import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
@@ -62,7 +63,13 @@ export class ProxyAccess {
       proxy.extraRoutes?.resolve(canonical.segments, verb),
     );
     if (!route || !proxy.allowlist.allows(route.shape, verb)) {
-      if (proxy.learningUntil > 0 && this.clock.now() < proxy.learningUntil)
+      // Learning never opens what hands out secrets or controls the server (the upstream's own key is
+      // one GET /config/host away): those stay refused, as ordinary warnings.
+      if (
+        proxy.learningUntil > 0 &&
+        this.clock.now() < proxy.learningUntil &&
+        !isSensitive(route?.path ?? canonical.path)
+      )
         return { outcome: 'learned', proxy, method: verb, path: canonical.path, query, route };
       return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route };
     }
