@@ -31,8 +31,8 @@ import { TimeComponent } from '@arrbiter/dashboard/ui';
         <button type="submit" class="small" [disabled]="busy()">Start learning</button>
       </form>
       <p class="hint">
-        While learning, calls outside the allowlist are let through and listed as learned warnings — except
-        endpoints that expose secrets or control the server, which stay refused.
+        While learning, calls outside the allowlist are let through and listed as learned warnings — except endpoints
+        that expose secrets or control the server, which stay refused.
       </p>
     }
     @if (error(); as e) {
