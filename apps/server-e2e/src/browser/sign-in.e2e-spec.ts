@@ -60,10 +60,14 @@ describe('dashboard sign-in in a real browser', () => {
   it('switches to the dark theme and keeps it', async () => {
     const { page } = browser;
     await page.getByRole('button', { name: 'Use dark theme' }).click();
-    await expect(page.evaluate(() => document.documentElement.dataset['theme'])).resolves.toBe('dark');
+    // The theme is applied by an effect after the click's change detection: wait for it, then check.
+    await page.waitForFunction(() => document.documentElement.dataset['theme'] === 'dark', undefined, {
+      timeout: 5_000,
+    });
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe('rgb(17, 20, 24)');
     await page.reload();
+    await page.getByRole('button', { name: 'Use light theme' }).waitFor();
     await expect(page.evaluate(() => document.documentElement.dataset['theme'])).resolves.toBe('dark');
   });
 
