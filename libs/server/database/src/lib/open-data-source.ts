@@ -44,6 +44,9 @@ export async function openDataSource(config: AppConfig, options: OpenDataSourceO
     extra: {
       // The embedded server has one backend session: every user in the process shares one connection.
       max: embedded ? 1 : 10,
+      // The one embedded connection is kept for the life of the process: closing it when idle (pg's
+      // default after 10 s) races with the next query for the socket server's single session.
+      ...(embedded ? { idleTimeoutMillis: 0 } : {}),
       connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
       application_name: 'arrbiter',
     },
