@@ -225,15 +225,19 @@ export interface LearnedGrantResponse {
   granted: Grant[];
 }
 
-export type ChangeObjectType =
-  | 'service'
-  | 'app'
-  | 'proxy'
-  | 'template'
-  | 'warning'
-  | 'session'
-  | 'settings'
-  | 'openapi';
+/** What a recent change is about (the audit trail's filter). */
+export const CHANGE_OBJECT_TYPES = [
+  'service',
+  'app',
+  'proxy',
+  'template',
+  'warning',
+  'session',
+  'settings',
+  'openapi',
+] as const;
+
+export type ChangeObjectType = (typeof CHANGE_OBJECT_TYPES)[number];
 
 /** One entry of the audit trail (`GET /api/admin/v1/changes`). */
 export interface ChangeDto {

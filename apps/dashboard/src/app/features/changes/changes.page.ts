@@ -1,21 +1,12 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, signal, untracked } from '@angular/core';
 import { PagedList } from '../../core/paged-list';
 import { Router, RouterLink } from '@angular/router';
-import type { ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
+import { CHANGE_OBJECT_TYPES, ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
 import { changeLink } from './change-link';
 import { ChangesApiService } from './changes-api.service';
 import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
-export const OBJECT_TYPES: readonly ChangeObjectType[] = [
-  'service',
-  'app',
-  'proxy',
-  'template',
-  'warning',
-  'session',
-  'settings',
-  'openapi',
-];
+export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
 
 /** The audit trail, newest first, with filters and links to the changed objects. */
 @Component({

@@ -1,17 +1,6 @@
-import type { ChangeObjectType } from '@arrbiter/contracts';
+import { CHANGE_OBJECT_TYPES, ChangeObjectType } from '@arrbiter/contracts';
 import { PageQueryDto } from '@arrbiter/server/http';
 import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-
-export const CHANGE_OBJECT_TYPES: readonly ChangeObjectType[] = [
-  'service',
-  'app',
-  'proxy',
-  'template',
-  'warning',
-  'session',
-  'settings',
-  'openapi',
-];
 
 export class ListChangesDto extends PageQueryDto {
   @IsOptional()
