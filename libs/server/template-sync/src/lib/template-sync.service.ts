@@ -17,7 +17,7 @@ import type {
 import { AppEntity } from '@arrbiter/server/apps';
 import { diffGrants, effectiveAllowlist } from '@arrbiter/server/catalog';
 import { AppConfig, Clock } from '@arrbiter/server/config';
-import { ChangesService, RevisionsService } from '@arrbiter/server/history';
+import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { ProxyEntity, summarize } from '@arrbiter/server/proxies';
 import { ServiceEntity } from '@arrbiter/server/services';
@@ -70,8 +70,8 @@ interface Plan {
   upserts: Map<string, Blocks>;
   markRemoved: TemplateEntity[];
   deletions: TemplateEntity[];
-  /** Template id → blocks before and after, for the proxies of its apps. */
-  changedBlocks: Map<string, { before: Blocks; after: Blocks }>;
+  /** One `template-sync` revision per proxy whose effective allowlist changes. */
+  revisions: RevisionRecord[];
 }
 
 /**
@@ -203,8 +203,9 @@ export class TemplateSyncService {
     const deletions = gone.filter((t) => !used.has(t.id));
     report.keptRemoved = markRemoved.map((t) => t.name);
     report.deleted = deletions.map((t) => t.name);
-    report.proxies = await this.affectedProxies(manager, changedBlocks);
-    return { report, upserts, markRemoved, deletions, changedBlocks };
+    const affected = await this.affectedProxies(manager, changedBlocks);
+    report.proxies = affected.map(({ change }) => change);
+    return { report, upserts, markRemoved, deletions, revisions: affected.map(({ revision }) => revision) };
   }
 
   private async apply(manager: EntityManager, plan: Plan, actor: string): Promise<void> {
@@ -215,30 +216,7 @@ export class TemplateSyncService {
         .update({ id: In(plan.markRemoved.map((t) => t.id)) }, { removed: true });
     if (plan.deletions.length > 0)
       await manager.getRepository(TemplateEntity).delete({ id: In(plan.deletions.map((t) => t.id)) });
-    for (const change of plan.report.proxies) {
-      const proxy = await manager.getRepository(ProxyEntity).findOneByOrFail({ id: change.proxyId });
-      const details = plan.changedBlocks;
-      const app = await manager.getRepository(AppEntity).findOneByOrFail({ id: proxy.appId });
-      const service = await manager.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
-      const blocks = details.get(app.templateId ?? '');
-      if (!blocks) continue;
-      await this.revisions.record(
-        {
-          proxyId: proxy.id,
-          kind: 'template-sync',
-          overrides: proxy.overrides,
-          active: proxy.active,
-          author: actor,
-          summary: summarize('template-sync', {
-            effectiveBefore: effectiveAllowlist(blocks.before[service.type] ?? {}, proxy.overrides),
-            effectiveAfter: effectiveAllowlist(blocks.after[service.type] ?? {}, proxy.overrides),
-            activeBefore: proxy.active,
-            activeAfter: proxy.active,
-          }),
-        },
-        manager,
-      );
-    }
+    for (const revision of plan.revisions) await this.revisions.record({ ...revision, author: actor }, manager);
     await this.audit.record(
       {
         actor,
@@ -255,7 +233,7 @@ export class TemplateSyncService {
   private async affectedProxies(
     manager: EntityManager,
     changed: Map<string, { before: Blocks; after: Blocks }>,
-  ): Promise<TemplateSyncReport['proxies']> {
+  ): Promise<{ change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[]> {
     if (changed.size === 0) return [];
     const apps = await manager.getRepository(AppEntity).findBy({ templateId: In([...changed.keys()]) });
     if (apps.length === 0) return [];
@@ -268,18 +246,31 @@ export class TemplateSyncService {
       ).map((s) => [s.id, s]),
     );
     const appsById = new Map(apps.map((a) => [a.id, a]));
-    const result: TemplateSyncReport['proxies'] = [];
+    const result: { change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[] = [];
     for (const proxy of proxies) {
       const app = appsById.get(proxy.appId);
       const service = services.get(proxy.serviceId);
       const blocks = app?.templateId ? changed.get(app.templateId) : undefined;
       if (!app || !service || !blocks) continue;
-      const { added, removed } = diffGrants(
-        effectiveAllowlist(blocks.before[service.type] ?? {}, proxy.overrides),
-        effectiveAllowlist(blocks.after[service.type] ?? {}, proxy.overrides),
-      );
-      if (added.length > 0 || removed.length > 0)
-        result.push({ proxyId: proxy.id, appId: app.id, appName: app.name, added, removed });
+      const summary = summarize('template-sync', {
+        effectiveBefore: effectiveAllowlist(blocks.before[service.type] ?? {}, proxy.overrides),
+        effectiveAfter: effectiveAllowlist(blocks.after[service.type] ?? {}, proxy.overrides),
+        activeBefore: proxy.active,
+        activeAfter: proxy.active,
+      });
+      const { added, removed } = summary;
+      if (added.length === 0 && removed.length === 0) continue;
+      result.push({
+        change: { proxyId: proxy.id, appId: app.id, appName: app.name, added, removed },
+        revision: {
+          proxyId: proxy.id,
+          kind: 'template-sync',
+          overrides: proxy.overrides,
+          active: proxy.active,
+          author: '',
+          summary,
+        },
+      });
     }
     return result;
   }
