@@ -205,8 +205,15 @@ async function floodScenario(target: Target): Promise<FloodResult> {
   };
 }
 
-/** Time from an admin save to the first request that sees it. */
-async function propagationScenario(target: Target): Promise<number[]> {
+interface Propagation {
+  /** Time from an admin save to the first request that sees it, per save. */
+  times: number[];
+  /** Saves whose very next request, sent once the save had answered, saw the change. */
+  seenByNextRequest: number;
+}
+
+/** Time from an admin save to the first request that sees it; and whether the next request always does. */
+async function propagationScenario(target: Target): Promise<Propagation> {
   const admin = await signIn(target);
   const app = target.apps[1];
   const proxies = (await (await admin('GET', `/api/admin/v1/apps`)).json()) as { id: string; slug: string }[];
@@ -216,22 +223,31 @@ async function propagationScenario(target: Target): Promise<number[]> {
     overrides: Record<string, string[]>;
   };
   const times: number[] = [];
+  let seenByNextRequest = 0;
+  const denies = async () => {
+    const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/movie`, {
+      headers: { 'x-api-key': app.key },
+    });
+    await response.body?.cancel();
+    return response.status === 403;
+  };
   for (let i = 0; i < (SMOKE ? 2 : 6); i += 1) {
     const deny = i % 2 === 0;
     const overrides = { ...allowlist.overrides, '/api/v3/movie': deny ? [] : ['get'] };
     const started = performance.now();
     const save = admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true });
-    for (;;) {
-      const response = await fetch(`${target.child.url}/proxy/${app.slug}/api/v3/movie`, {
-        headers: { 'x-api-key': app.key },
-      });
-      await response.body?.cancel();
-      if ((response.status === 403) === deny) break;
-    }
+    while ((await denies()) !== deny);
     times.push(performance.now() - started);
     await save;
   }
-  return times;
+  // Saved, then one request: it must see the change (an admin change is enforced by the next request).
+  for (let i = 0; i < (SMOKE ? 2 : 6); i += 1) {
+    const deny = i % 2 === 0;
+    const overrides = { ...allowlist.overrides, '/api/v3/movie': deny ? [] : ['get'] };
+    await admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true });
+    if ((await denies()) === deny) seenByNextRequest += 1;
+  }
+  return { times, seenByNextRequest };
 }
 
 function table(rows: Row[], passthrough: Map<string, number>): string {
@@ -315,10 +331,12 @@ async function main(): Promise<void> {
     const main = targets[0];
     const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
     const stream = await streamScenario(main.child, main.apps[0], streamBytes);
+    const again = await streamScenario(main.child, main.apps[0], streamBytes);
     // The passthrough forwards the client's key as it is: it needs the upstream's own.
     const baseline = await streamScenario(passthrough, { slug: '', key: upstreamKey }, streamBytes, '');
+    const streamed = SMOKE ? '64 MB' : '1 GB';
     scenarios.push(
-      `- Streaming ${SMOKE ? '64 MB' : '1 GB'}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB; the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
+      `- Streaming ${streamed}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB (the first stream of the process; a second one: ${again.growthMb.toFixed(1)} MB); the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
     );
     const flood = await floodScenario(main);
     const fewer = (a: LoadResult, b: LoadResult) =>
@@ -329,8 +347,9 @@ async function main(): Promise<void> {
       `- Warnings: the ${flood.deniedSent} denied requests of the flood added ${flood.warningRows} warning rows (aggregated per proxy and route) and ${flood.warningCount} to their counts.`,
     );
     const propagation = await propagationScenario(main);
+    const saves = propagation.times.length;
     scenarios.push(
-      `- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation).toFixed(1)} ms (max ${Math.max(...propagation).toFixed(1)} ms).`,
+      `- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation.times).toFixed(1)} ms (max ${Math.max(...propagation.times).toFixed(1)} ms); the request sent right after the save answered saw the change ${propagation.seenByNextRequest} of ${saves} times.`,
     );
     scenarios.push(
       ...targets.map(
@@ -351,8 +370,71 @@ async function main(): Promise<void> {
     const bigLoad = await drive(big.child.url, big.apps, 'allowed', 32, DURATION);
     const bigPropagation = await propagationScenario(big);
     scenarios.push(
-      `- Start-up with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(big.startupMs ?? 0)} ms to /health; allowed reads at 32 connections: ${Math.round(bigLoad.requestsPerSecond)} req/s; change propagation median ${median(bigPropagation).toFixed(1)} ms; resident memory ${Math.round(big.child.rss() / MB)} MB.`,
+      `- Start-up with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(big.startupMs ?? 0)} ms to /health; allowed reads at 32 connections: ${Math.round(bigLoad.requestsPerSecond)} req/s; change propagation median ${median(bigPropagation.times).toFixed(1)} ms; resident memory ${Math.round(big.child.rss() / MB)} MB.`,
     );
+
+    // Issue 4's targets, judged on this run (ratios in one run; absolute numbers are noisy).
+    const cell = (target: string, mix: Mix, connections: number) => {
+      const results = rows.get(`${target}|${mix}|${connections}`)?.results ?? [];
+      return {
+        rps: median(results.map((r) => r.requestsPerSecond)),
+        p50: median(results.map((r) => r.p50)),
+      };
+    };
+    const checks: [string, string, boolean][] = [];
+    const through = cell('passthrough', 'allowed', 32);
+    for (const name of rows.keys()) {
+      const [target, mix, connections] = name.split('|');
+      if (target === 'passthrough' || mix !== 'allowed' || connections !== '32') continue;
+      const allowed = cell(target, 'allowed', 32);
+      const ratio = allowed.rps / through.rps;
+      const added = allowed.p50 - through.p50;
+      checks.push(
+        [`${target}: allowed at 32 connections ≥ 0.85× the passthrough`, ratio.toFixed(2), ratio >= 0.85],
+        [`${target}: added p50 latency ≤ 1 ms`, `${added} ms`, added <= 1],
+      );
+      for (const c of [1, 32]) {
+        const denied = cell(target, 'denied', c).rps;
+        if (!Number.isNaN(denied)) {
+          const ratioToAllowed = denied / cell(target, 'allowed', c).rps;
+          checks.push([
+            `${target}: denied at least as fast as allowed (${c} connection${c > 1 ? 's' : ''})`,
+            `${ratioToAllowed.toFixed(1)}×`,
+            ratioToAllowed >= 1,
+          ]);
+        }
+      }
+    }
+    const pacedLoss = 1 - flood.paced.withFlood.requestsPerSecond / flood.paced.alone.requestsPerSecond;
+    const lookups = bigLoad.requestsPerSecond / cell(main.name, 'allowed', 32).rps;
+    checks.push(
+      [`A denied flood slows allowed traffic by ≤ 10 %`, `${(pacedLoss * 100).toFixed(1)} %`, pacedLoss <= 0.1],
+      [
+        `Streaming ${streamed}: resident memory grows by < 50 MB`,
+        `${stream.growthMb.toFixed(1)} MB`,
+        stream.growthMb < 50,
+      ],
+      [
+        `${STARTUP_PROXIES} proxies: ready in < 3 s after migrations`,
+        `${Math.round(big.startupMs ?? 0)} ms`,
+        (big.startupMs ?? Infinity) < 3000,
+      ],
+      [
+        `${STARTUP_PROXIES} proxies: lookups do not slow (allowed req/s against ${APPS} proxies; ≥ 0.85 counts as flat)`,
+        `${lookups.toFixed(2)}×`,
+        lookups >= 0.85,
+      ],
+      [
+        'An admin change is enforced by the next request',
+        `${propagation.seenByNextRequest + bigPropagation.seenByNextRequest} of ${saves + bigPropagation.times.length}`,
+        propagation.seenByNextRequest === saves && bigPropagation.seenByNextRequest === bigPropagation.times.length,
+      ],
+    );
+    const verdicts = [
+      '| target | this run | met |',
+      '|---|---:|---|',
+      ...checks.map(([what, value, met]) => `| ${what} | ${value} | ${met ? 'yes' : '**no**'} |`),
+    ].join('\n');
 
     const report = [
       `Arrbiter benchmark — ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 1024 / MB)} GB, Node ${process.version}`,
@@ -363,6 +445,10 @@ async function main(): Promise<void> {
       `Resident memory after the runs: ${memory}.`,
       '',
       ...scenarios,
+      '',
+      'Targets:',
+      '',
+      verdicts,
     ].join('\n');
     console.log(report);
     mkdirSync(join(ROOT, 'artifacts'), { recursive: true });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AppDto, Page, ProblemDetails, ProxyConnectionDto, ServiceDto, WarningDto } from '@arrbiter/contracts';
 import { DatabaseLogger } from '@arrbiter/server/database';
+import { BODY_BYTES_PER_COLLECTION, BodyMemory } from '@arrbiter/server/gateway';
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
@@ -344,6 +345,20 @@ describe('the /proxy route (design §3)', () => {
       const before = counter.queryCount;
       for (let i = 0; i < 25; i += 1) expect((await call('GET', `/api/v3/movie/${i}`)).status).toBe(200);
       expect(counter.queryCount).toBe(before);
+    });
+
+    it('has V8 free the buffers of streamed bodies as it goes, downloads and uploads alike', async () => {
+      const bodies = t.app.get(BodyMemory);
+      expect(bodies.enabled).toBe(true);
+      const size = 3 * BODY_BYTES_PER_COLLECTION;
+      let before = bodies.collectionCount;
+      const download = await call('GET', `/api/v3/test/stream?bytes=${size}`);
+      expect(download.text.length).toBe(size);
+      expect(bodies.collectionCount - before).toBeGreaterThanOrEqual(2);
+      before = bodies.collectionCount;
+      const upload = await call('POST', '/api/v3/test/upload', {}, Buffer.alloc(size, 7));
+      expect(upload.json<EchoResponse>().body).toMatchObject({ length: size });
+      expect(bodies.collectionCount - before).toBeGreaterThanOrEqual(2);
     });
   });
 

@@ -5,6 +5,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { ProblemDetails } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { createProxyMiddleware, RequestHandler } from 'http-proxy-middleware';
+import { BodyMemory } from './body-memory';
 import type { ServiceState } from './proxy-registry';
 
 /** Request headers that belong to one hop and are never forwarded. */
@@ -61,8 +62,15 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   private readonly middlewares = new Map<string, { revision: string; handler: RequestHandler }>();
   private readonly via: string;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly bodies: BodyMemory,
+  ) {
     this.via = `1.1 ${config.proxyName}`;
+    if (!bodies.enabled)
+      this.logger.warn(
+        'V8 collections cannot be requested: streamed bodies may hold up to ~100 MB until V8 frees them',
+      );
   }
 
   /** After the HTTP server has finished its in-flight requests. */
@@ -141,7 +149,10 @@ export class UpstreamForwarder implements OnApplicationShutdown {
           server.on('proxyReqWs', (proxyReq: ClientRequest, req: IncomingMessage) =>
             this.onProxyReq(proxyReq, req as ForwardedMessage),
           );
-          server.on('proxyRes', (proxyRes: IncomingMessage) => stripHopByHop(proxyRes.headers));
+          server.on('proxyRes', (proxyRes: IncomingMessage) => {
+            stripHopByHop(proxyRes.headers);
+            proxyRes.on('data', this.bodies.count);
+          });
           server.on('error', (error: Error, req?: IncomingMessage, res?: ServerResponse | Socket) => {
             if (req && res) this.onError(error, req as ForwardedMessage, res);
           });
@@ -180,6 +191,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     if (req.headers.host) proxyReq.setHeader('X-Forwarded-Host', req.headers.host);
     // A WebSocket lives as long as its peers want: only ordinary requests have a response time-out.
     if (upgrading) return;
+    // http-proxy pipes the request body into proxyReq right after this event, in the same tick.
+    if (hasBody(req)) req.on('data', this.bodies.count);
     proxyReq.setTimeout(this.config.upstreamTimeoutMs, () => {
       forwarding.timedOut = true;
       proxyReq.destroy(new Error('upstream time-out'));
@@ -200,6 +213,11 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       problem(res, 504, 'Gateway Timeout', `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
     else problem(res, 502, 'Bad Gateway', `The upstream cannot be reached (${code})`);
   }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function stripHopByHop(headers: IncomingMessage['headers']): void {
