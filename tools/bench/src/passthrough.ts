@@ -12,3 +12,5 @@ const proxy = createProxyMiddleware({
 createServer((req, res) => void proxy(req, res, () => res.writeHead(404).end())).listen(Number(port), '127.0.0.1', () =>
   console.log(`ready ${port}`),
 );
+// Exits normally, so that BENCH_NODE_OPTIONS=--cpu-prof writes its profile.
+process.on('SIGTERM', () => process.exit(0));

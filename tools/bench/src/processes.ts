@@ -57,7 +57,7 @@ function wrap(name: string, url: string, child: ChildProcess): Child {
 export async function startScript(name: string, script: string, args: string[], probe: string): Promise<Child> {
   const child = spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], {
     cwd: ROOT,
-    env: process.env,
+    env: { ...process.env, NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitFor(probe, child, name);

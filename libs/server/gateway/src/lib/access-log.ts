@@ -21,23 +21,21 @@ export class AccessLog {
     return (this.logger ??= PinoLogger.root.child({}, { redact: { paths: [] } }));
   }
 
+  /** Writes the line when the response closes, from `fields` as they are then. */
   track(request: IncomingMessage, response: ServerResponse, fields: AccessLogFields): void {
     const started = performance.now();
-    // After the interceptor has recorded the outcome (it settles on the same 'close').
-    response.once('close', () =>
-      setImmediate(() => {
-        const logger = this.log;
-        const status = response.statusCode;
-        const line = {
-          proxy: fields,
-          status: response.writableFinished ? status : 'aborted',
-          responseTime: Math.round((performance.now() - started) * 10) / 10,
-          userAgent: request.headers['user-agent'],
-          remoteAddress: request.socket.remoteAddress,
-        };
-        if (status >= 500 || !response.writableFinished) logger.warn(line, 'proxy request');
-        else logger.info(line, 'proxy request');
-      }),
-    );
+    response.once('close', () => {
+      const logger = this.log;
+      const status = response.statusCode;
+      const line = {
+        proxy: fields,
+        status: response.writableFinished ? status : 'aborted',
+        responseTime: Math.round((performance.now() - started) * 10) / 10,
+        userAgent: request.headers['user-agent'],
+        remoteAddress: request.socket.remoteAddress,
+      };
+      if (status >= 500 || !response.writableFinished) logger.warn(line, 'proxy request');
+      else logger.info(line, 'proxy request');
+    });
   }
 }

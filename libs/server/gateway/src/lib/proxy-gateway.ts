@@ -149,14 +149,14 @@ export class ProxyGateway implements OnApplicationBootstrap {
           outcome: 'forwarded',
           ...(decision.outcome === 'learned' ? { learned: true } : {}),
         };
-        this.accessLog.track(req, res, fields);
         const started = performance.now();
-        void this.forwarder
-          .forward(req, res, decision.proxy.service, decision.path, decision.query, this.protocolOf(req))
-          .then((outcome) => {
-            fields.outcome = outcome;
-            fields.upstreamMs = Math.round((performance.now() - started) * 10) / 10;
-          });
+        const { service } = decision.proxy;
+        this.forwarder.forward(req, res, service, decision.path, decision.query, this.protocolOf(req), (outcome) => {
+          fields.outcome = outcome;
+          fields.upstreamMs = Math.round((performance.now() - started) * 10) / 10;
+        });
+        // After forward(): the forwarder's 'close' listener has settled the outcome when this one runs.
+        this.accessLog.track(req, res, fields);
         return;
       }
     }

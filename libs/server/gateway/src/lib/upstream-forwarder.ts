@@ -79,7 +79,11 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     this.httpsAgent.destroy();
   }
 
-  /** Forwards one request; resolves with the outcome once the response is over. */
+  /**
+   * Forwards one request. `settled` is called once with the outcome: when the upstream fails, or
+   * synchronously from the response's first 'close' listener, so 'close' listeners added after this
+   * call see the outcome.
+   */
   forward(
     req: IncomingMessage,
     res: ServerResponse,
@@ -87,25 +91,24 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     path: string,
     query: string,
     protocol: string,
-  ): Promise<ForwardOutcome> {
-    return new Promise<ForwardOutcome>((resolve) => {
-      let settled = false;
-      const forwarding: Forwarding = {
-        url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
-        service,
-        protocol,
-        timedOut: false,
-        settle: (outcome) => {
-          if (settled) return;
-          settled = true;
-          resolve(outcome);
-        },
-      };
-      (req as ForwardedMessage)[FORWARDING] = forwarding;
-      req.url = forwarding.url;
-      res.once('close', () => forwarding.settle('forwarded'));
-      void this.handlerFor(service)(req, res, () => undefined);
-    });
+    settled: (outcome: ForwardOutcome) => void,
+  ): void {
+    let done = false;
+    const forwarding: Forwarding = {
+      url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
+      service,
+      protocol,
+      timedOut: false,
+      settle: (outcome) => {
+        if (done) return;
+        done = true;
+        settled(outcome);
+      },
+    };
+    (req as ForwardedMessage)[FORWARDING] = forwarding;
+    req.url = forwarding.url;
+    res.once('close', () => forwarding.settle('forwarded'));
+    void this.handlerFor(service)(req, res, () => undefined);
   }
 
   /** Forwards an allowed WebSocket upgrade. */
@@ -177,9 +180,13 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       .map((t) => t.trim().toLowerCase())
       .filter(Boolean);
     const upgrading = Boolean(req.headers.upgrade) && tokens.includes('upgrade');
-    for (const name of [...HOP_BY_HOP, ...tokens, ...CLIENT_CREDENTIALS]) {
-      if (upgrading && (name === 'upgrade' || name === 'connection')) continue;
-      proxyReq.removeHeader(name);
+    // The outgoing headers are a copy of the incoming ones: only those present need removing.
+    const incoming = req.headers;
+    for (const names of [HOP_BY_HOP, tokens, CLIENT_CREDENTIALS]) {
+      for (const name of names) {
+        if (incoming[name] === undefined || (upgrading && (name === 'upgrade' || name === 'connection'))) continue;
+        proxyReq.removeHeader(name);
+      }
     }
     proxyReq.setHeader('X-Api-Key', forwarding.service.upstreamKey);
     const via = req.headers.via;

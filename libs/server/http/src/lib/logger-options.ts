@@ -84,9 +84,20 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
   };
   return {
     // The proxy route never reaches Express: it writes its own access line (gateway's AccessLog).
-    // Standard output is written asynchronously (coalesced while a write is pending, flushed on exit):
-    // a synchronous write per line is a system call on every proxied request. Bounded: when whatever
-    // reads standard output stalls, lines beyond 16 MB are dropped rather than held in memory.
-    pinoHttp: [options, destination ?? pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 })],
+    // Standard output is written asynchronously, in batches: a write per line is a system call and a
+    // thread-pool round trip on every proxied request (measured by `npm run bench`). Lines are written
+    // once 8 KiB have gathered or 250 ms have passed, and on exit. Bounded: when whatever reads standard
+    // output stalls, lines beyond 16 MB are dropped rather than held in memory.
+    pinoHttp: [
+      options,
+      destination ??
+        pino.destination({
+          dest: 1,
+          sync: false,
+          minLength: 8 * 1024,
+          periodicFlush: 250,
+          maxLength: 16 * 1024 * 1024,
+        }),
+    ],
   };
 }
