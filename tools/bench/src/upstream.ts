@@ -2,10 +2,12 @@
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 
 const [port, apiKey] = process.argv.slice(2);
-FakeServarr.start({ type: 'radarr', port: Number(port), apiKey }).then(
+FakeServarr.start({ type: 'radarr', port: Number(port), apiKey, record: false }).then(
   (fake) => console.log(`ready ${fake.url}`),
   (error: unknown) => {
     console.error(error);
     process.exit(1);
   },
 );
+// Exits normally, so that BENCH_NODE_OPTIONS=--cpu-prof writes its profile.
+process.on('SIGTERM', () => process.exit(0));

@@ -19,6 +19,8 @@ FakeServarr.start({
   apiKey: values.key,
   urlBase: values['url-base'],
   current: values.current,
+  // A long-running stand-in: nothing reads the recorded requests.
+  record: false,
 }).then(
   (fake) => {
     console.log(`Fake ${fake.appName} on ${fake.url} (API key ${fake.options.apiKey})`);

@@ -17,6 +17,8 @@ export interface FakeServarrOptions {
   openapi?: boolean;
   port?: number;
   host?: string;
+  /** Keep every request in `requests` (default true; a long benchmark would hold millions). */
+  record?: boolean;
 }
 
 export interface RecordedRequest {
@@ -66,6 +68,7 @@ export class FakeServarr {
       openapi: options.openapi ?? true,
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
+      record: options.record ?? true,
     };
     const server = createServer();
     server.keepAliveTimeout = 30_000;
@@ -101,7 +104,7 @@ export class FakeServarr {
   /** WebSocket-style upgrades (SignalR): authenticated like any call, then an echo of the raw bytes. */
   private upgrade(req: IncomingMessage, socket: Socket): void {
     const url = req.url ?? '/';
-    this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
+    if (this.options.record) this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
     const q = url.indexOf('?');
     if (!this.authorised(req, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)))) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
@@ -121,7 +124,7 @@ export class FakeServarr {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
-    this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
+    if (this.options.record) this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
     const q = url.indexOf('?');
     const rawPath = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);

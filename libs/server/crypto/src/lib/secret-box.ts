@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
 
@@ -46,13 +46,6 @@ export class SecretBox {
 /** Hex SHA-256 of a key: how keys are looked up without storing them in the clear. */
 export function keyDigest(key: string): string {
   return hash('sha256', key, 'hex');
-}
-
-/** Constant-time comparison of two hex digests. */
-export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
 /** A proxy key: 128 random bits as 32 lower-case hex characters, the shape of a Servarr key. */

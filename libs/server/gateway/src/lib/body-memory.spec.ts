@@ -1,4 +1,6 @@
-import { BodyMemory, youngCollection } from './body-memory';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { BodyMemory, SMALL_BODY_BYTES, youngCollection } from './body-memory';
 
 describe('BodyMemory', () => {
   it('requests one young-generation collection per threshold of body bytes, counted across streams', () => {
@@ -13,6 +15,21 @@ describe('BodyMemory', () => {
     expect(collect).toHaveBeenCalledTimes(6);
     expect(bodies.collectionCount).toBe(6);
     expect(bodies.enabled).toBe(true);
+  });
+
+  it('watches bodies of unknown length or declared large, not small ones', () => {
+    const collect = jest.fn();
+    const bodies = new BodyMemory(collect, 100);
+    const message = (headers: Record<string, string>) =>
+      Object.assign(new PassThrough(), { headers }) as unknown as IncomingMessage & PassThrough;
+    const small = message({ 'content-length': String(SMALL_BODY_BYTES - 1) });
+    const large = message({ 'content-length': String(SMALL_BODY_BYTES) });
+    const chunked = message({ 'transfer-encoding': 'chunked' });
+    for (const stream of [small, large, chunked]) bodies.watch(stream);
+    expect(small.listenerCount('data')).toBe(0);
+    large.write(Buffer.alloc(100));
+    chunked.write(Buffer.alloc(100));
+    expect(collect).toHaveBeenCalledTimes(2);
   });
 
   it('does nothing where collections cannot be requested', () => {

@@ -1,8 +1,12 @@
+import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** V8's `gc` function (Node's `--expose-gc`), asked for a young-generation collection only. */
 export type YoungCollection = () => void;
+
+/** Bodies declared smaller than this are not counted (see `BodyMemory.watch`). */
+export const SMALL_BODY_BYTES = 256 * 1024;
 
 /** A young-generation collection is requested after this many forwarded body bytes. */
 export const BODY_BYTES_PER_COLLECTION = 8 * 1024 * 1024;
@@ -58,6 +62,17 @@ export class BodyMemory {
   /** How many collections were requested so far. */
   get collectionCount(): number {
     return this.collections;
+  }
+
+  /**
+   * Counts the body of `message` as it streams, unless it is declared smaller than
+   * `SMALL_BODY_BYTES`: handling a small API call makes enough JavaScript garbage that V8 collects
+   * regularly anyway, and a listener on every response would cost every call.
+   */
+  watch(message: IncomingMessage): void {
+    const length = message.headers['content-length'];
+    if (length !== undefined && Number(length) < SMALL_BODY_BYTES) return;
+    message.on('data', this.count);
   }
 
   /** A `'data'` listener for forwarded bodies (bound, so one function serves every stream). */

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '@arrbiter/server/config';
 import { isSensitive } from '@arrbiter/server/proxies';
 import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
-import { digestsEqual, keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
+import { keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
 import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
 import { AllowedRequest } from './proxy-context';
 import { ProxyRegistry, ProxyState } from './proxy-registry';
@@ -51,7 +51,9 @@ export class ProxyAccess {
     // An upstream's own key is never a proxy credential.
     if (this.registry.isUpstreamKey(digest)) return unauthorized;
     const proxy = app.proxies.get(digest);
-    if (!proxy || !proxy.active || !digestsEqual(proxy.keyDigest, digest)) return unauthorized;
+    // Keyed by digest: a hit is an exact match (what a lookup's timing could tell is about the digest,
+    // never the key), so no further comparison is needed.
+    if (!proxy || !proxy.active) return unauthorized;
 
     const canonical = canonicalizePath(target.rawPath);
     if (!canonical.ok) return { outcome: 'bad-path', proxy, reason: canonical.reason };

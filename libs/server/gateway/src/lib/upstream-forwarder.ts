@@ -154,7 +154,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
           );
           server.on('proxyRes', (proxyRes: IncomingMessage) => {
             stripHopByHop(proxyRes.headers);
-            proxyRes.on('data', this.bodies.count);
+            this.bodies.watch(proxyRes);
           });
           server.on('error', (error: Error, req?: IncomingMessage, res?: ServerResponse | Socket) => {
             if (req && res) this.onError(error, req as ForwardedMessage, res);
@@ -198,8 +198,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     if (req.headers.host) proxyReq.setHeader('X-Forwarded-Host', req.headers.host);
     // A WebSocket lives as long as its peers want: only ordinary requests have a response time-out.
     if (upgrading) return;
-    // http-proxy pipes the request body into proxyReq right after this event, in the same tick.
-    if (hasBody(req)) req.on('data', this.bodies.count);
+    // httpxy pipes the request body into proxyReq right after this event, in the same tick.
+    if (hasBody(req)) this.bodies.watch(req);
     proxyReq.setTimeout(this.config.upstreamTimeoutMs, () => {
       forwarding.timedOut = true;
       proxyReq.destroy(new Error('upstream time-out'));
@@ -223,8 +223,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
 }
 
 function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 }
 
 function stripHopByHop(headers: IncomingMessage['headers']): void {
