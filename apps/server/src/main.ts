@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@arrbiter/server/config';
+import { flushLogs } from '@arrbiter/server/http';
 import { createApp } from './app/create-app';
 import { migrate } from './cli/migrate';
 import { resetPassword } from './cli/reset-password';
@@ -15,6 +16,8 @@ const SHUTDOWN_DEADLINE_MS = 20_000;
 async function serve(config: AppConfig): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
+  // Log lines are written in batches: what start-up logged is out before the first request is served.
+  flushLogs();
   const logger = new Logger('Shutdown');
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {

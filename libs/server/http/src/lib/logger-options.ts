@@ -48,6 +48,28 @@ export interface LoggerOptionsInput {
   destination?: DestinationStream;
 }
 
+let stdout: ReturnType<typeof pino.destination> | undefined;
+
+/** Standard output, written in batches (see `buildLoggerOptions`); one stream per process. */
+function standardOutput(): ReturnType<typeof pino.destination> {
+  stdout ??= pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: 8 * 1024,
+    periodicFlush: 250,
+    maxLength: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+/**
+ * Writes out what standard output holds now, synchronously: once start-up has logged what an operator
+ * waits for (the port, a generated admin password) before the server accepts its first request.
+ */
+export function flushLogs(): void {
+  stdout?.flushSync();
+}
+
 /** nestjs-pino options: JSON logs, one access line per request, nothing secret. */
 export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): Params {
   const options: Options = {
@@ -88,16 +110,6 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
     // thread-pool round trip on every proxied request (measured by `npm run bench`). Lines are written
     // once 8 KiB have gathered or 250 ms have passed, and on exit. Bounded: when whatever reads standard
     // output stalls, lines beyond 16 MB are dropped rather than held in memory.
-    pinoHttp: [
-      options,
-      destination ??
-        pino.destination({
-          dest: 1,
-          sync: false,
-          minLength: 8 * 1024,
-          periodicFlush: 250,
-          maxLength: 16 * 1024 * 1024,
-        }),
-    ],
+    pinoHttp: [options, destination ?? standardOutput()],
   };
 }
