@@ -19,8 +19,11 @@ const HOP_BY_HOP = [
   'trailer',
   'upgrade',
 ];
-/** Client credentials that must never reach the upstream. */
-const CLIENT_CREDENTIALS = ['authorization', 'cookie', 'x-api-key'];
+/**
+ * Client credentials that must never reach the upstream (`x-api-key` too: the handler's `headers`
+ * option puts the upstream's own key in its place when the outgoing headers are built).
+ */
+const CLIENT_CREDENTIALS = ['authorization', 'cookie'];
 
 /** How a forwarded request ended. */
 export type ForwardOutcome = 'forwarded' | 'upstream-unreachable' | 'upstream-timeout';
@@ -138,7 +141,9 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     if (known?.revision === service.revision) return known.handler;
     const secure = service.origin.startsWith('https:');
     const handler = createProxyMiddleware<IncomingMessage, ServerResponse>({
-      target: service.origin,
+      // Parsed once here rather than on every request by http-proxy-middleware and httpxy.
+      target: new URL(service.origin),
+      headers: { 'x-api-key': service.upstreamKey },
       changeOrigin: true,
       xfwd: false,
       ws: false,
@@ -188,7 +193,6 @@ export class UpstreamForwarder implements OnApplicationShutdown {
         proxyReq.removeHeader(name);
       }
     }
-    proxyReq.setHeader('X-Api-Key', forwarding.service.upstreamKey);
     const via = req.headers.via;
     proxyReq.setHeader('Via', via ? `${via}, ${this.via}` : this.via);
     const forwardedFor = req.headers['x-forwarded-for'];
