@@ -231,20 +231,24 @@ async function propagationScenario(target: Target): Promise<Propagation> {
     await response.body?.cancel();
     return response.status === 403;
   };
+  /** Saves the proxy with the list route denied or granted. */
+  const save = (deny: boolean) =>
+    admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
+      overrides: { ...allowlist.overrides, '/api/v3/movie': deny ? [] : ['get'] },
+      active: true,
+    });
   for (let i = 0; i < (SMOKE ? 2 : 6); i += 1) {
     const deny = i % 2 === 0;
-    const overrides = { ...allowlist.overrides, '/api/v3/movie': deny ? [] : ['get'] };
     const started = performance.now();
-    const save = admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true });
+    const saved = save(deny);
     while ((await denies()) !== deny);
     times.push(performance.now() - started);
-    await save;
+    await saved;
   }
   // Saved, then one request: it must see the change (an admin change is enforced by the next request).
   for (let i = 0; i < (SMOKE ? 2 : 6); i += 1) {
     const deny = i % 2 === 0;
-    const overrides = { ...allowlist.overrides, '/api/v3/movie': deny ? [] : ['get'] };
-    await admin('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true });
+    await save(deny);
     if ((await denies()) === deny) seenByNextRequest += 1;
   }
   return { times, seenByNextRequest };

@@ -70,6 +70,7 @@ export class BodyMemory {
    * regularly anyway, and a listener on every response would cost every call.
    */
   watch(message: IncomingMessage): void {
+    if (!this.collect) return;
     const length = message.headers['content-length'];
     if (length !== undefined && Number(length) < SMALL_BODY_BYTES) return;
     message.on('data', this.count);
