@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import { DestinationStream, pino } from 'pino';
 import type { Options } from 'pino-http';
+import { BatchedLines } from './batched-lines';
 
 /** Header and field paths that never reach a log line. */
 export const REDACTED_PATHS = [
@@ -48,16 +49,13 @@ export interface LoggerOptionsInput {
   destination?: DestinationStream;
 }
 
-let stdout: ReturnType<typeof pino.destination> | undefined;
+let stdout: BatchedLines | undefined;
 
 /** Standard output, written in batches (see `buildLoggerOptions`); one stream per process. */
-function standardOutput(): ReturnType<typeof pino.destination> {
-  stdout ??= pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: 8 * 1024,
-    periodicFlush: 250,
-    maxLength: 16 * 1024 * 1024,
+function standardOutput(): BatchedLines {
+  stdout ??= new BatchedLines(pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 }), {
+    batchChars: 8 * 1024,
+    intervalMs: 250,
   });
   return stdout;
 }
@@ -108,7 +106,7 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
     // The proxy route never reaches Express: it writes its own access line (gateway's AccessLog).
     // Standard output is written asynchronously, in batches: a write per line is a system call and a
     // thread-pool round trip on every proxied request (measured by `npm run bench`). Lines are written
-    // once 8 KiB have gathered or 250 ms have passed, and on exit. Bounded: when whatever reads standard
+    // once 8 KiB have gathered or 250 ms have passed, and on exit (`BatchedLines`). Bounded: when whatever reads standard
     // output stalls, lines beyond 16 MB are dropped rather than held in memory.
     pinoHttp: [options, destination ?? standardOutput()],
   };
