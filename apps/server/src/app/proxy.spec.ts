@@ -8,6 +8,28 @@ import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
+interface AccessLine {
+  level: number;
+  status: number | 'aborted';
+  responseTime: number;
+  proxy: { outcome: string; path?: string; upstreamMs?: number } & Record<string, unknown>;
+}
+
+/** The gateway's access lines among the log lines captured so far. */
+function accessLines(logs: string[]): AccessLine[] {
+  return logs
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((line) => line.includes('"msg":"proxy request"'))
+    .map((line) => JSON.parse(line) as AccessLine);
+}
+
+/** The access lines once `ready` holds (a line is written when its response closes, after the answer). */
+async function accessLinesWhen(logs: string[], ready: (lines: AccessLine[]) => boolean): Promise<AccessLine[]> {
+  for (let attempt = 0; attempt < 100 && !ready(accessLines(logs)); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  return accessLines(logs);
+}
+
 const OVERRIDES = {
   '/api/v3/movie': ['get', 'post'],
   '/api/v3/movie/{id}': ['delete', 'get'],
@@ -335,6 +357,10 @@ describe('the /proxy route (design §3)', () => {
       const response = await call('GET', '/api/v3/test/slow?ms=3000');
       expect(response.status).toBe(504);
       expect(response.json<ProblemDetails>()).toMatchObject({ status: 504, title: 'Gateway Timeout' });
+      const slow = (lines: AccessLine[]) => lines.find((l) => l.proxy.path === '/api/v3/test/slow');
+      const line = slow(await accessLinesWhen(t.logs, (lines) => slow(lines) !== undefined));
+      expect(line).toMatchObject({ level: 40, status: 504, proxy: { outcome: 'upstream-timeout' } });
+      expect(line?.proxy.upstreamMs).toBeGreaterThanOrEqual(500);
     });
   });
 
@@ -393,6 +419,46 @@ describe('the /proxy route (design §3)', () => {
       await admin.get('/api/admin/v1/warnings?status=nope').expect(400);
       await admin.get('/api/admin/v1/warnings?cursor=garbage').expect(400);
     });
+  });
+
+  it('writes one access line per call when its response closes, with the decision and how forwarding ended', async () => {
+    expect((await call('GET', '/api/v3/movie/777?sort=x')).status).toBe(200);
+    expect((await call('GET', '/api/v3/movie/lookup?term=access-line')).status).toBe(403);
+    const down = await FakeServarr.start();
+    const service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: down.url, apiKey: down.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+    const other = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    await admin
+      .put(`/api/admin/v1/proxies/${other.id}/config`, { overrides: { '/api/v3/queue': ['get'] }, active: true })
+      .expect(200);
+    await down.stop();
+    const failed = await rawRequest(base, 'GET', '/proxy/notifiarr/api/v3/queue', { 'x-api-key': other.key });
+    expect(failed.status).toBe(502);
+
+    // The last three: earlier tests were refused /api/v3/movie/lookup too.
+    const ours = (lines: AccessLine[]) =>
+      lines
+        .filter((l) => ['/api/v3/movie/777', '/api/v3/movie/lookup', '/api/v3/queue'].includes(l.proxy.path ?? ''))
+        .slice(-3);
+    const lines = ours(await accessLinesWhen(t.logs, (found) => ours(found)[2]?.proxy.path === '/api/v3/queue'));
+    expect(lines.map((l) => [l.level, l.status, l.proxy.outcome])).toEqual([
+      [30, 200, 'forwarded'],
+      [30, 403, 'forbidden'],
+      [40, 502, 'upstream-unreachable'],
+    ]);
+    expect(lines[0].proxy).toEqual({
+      method: 'GET',
+      app: 'notifiarr',
+      proxyId: proxy.id,
+      path: '/api/v3/movie/777',
+      route: '/api/v3/movie/{id}',
+      outcome: 'forwarded',
+      upstreamMs: lines[0].responseTime,
+    });
+    expect(lines[2].proxy).toMatchObject({ proxyId: other.id, route: '/api/v3/queue' });
+    expect(lines[2].proxy.upstreamMs).toBeLessThanOrEqual(lines[2].responseTime);
   });
 
   it('never logs a proxy key or the upstream key', () => {

@@ -21,21 +21,27 @@ export class AccessLog {
     return (this.logger ??= PinoLogger.root.child({}, { redact: { paths: [] } }));
   }
 
-  /** Writes the line when the response closes, from `fields` as they are then. */
-  track(request: IncomingMessage, response: ServerResponse, fields: AccessLogFields): void {
+  /**
+   * Writes the line when the response closes, from `fields` as they are then (a forwarded request
+   * whose upstream time nobody set took the whole response time upstream). Returns the start time.
+   */
+  track(request: IncomingMessage, response: ServerResponse, fields: AccessLogFields): number {
     const started = performance.now();
-    response.once('close', () => {
-      const logger = this.log;
+    // 'close' is emitted once per response: `on` spares the wrapper `once` would add to every call.
+    response.on('close', () => {
       const status = response.statusCode;
+      const responseTime = Math.round((performance.now() - started) * 10) / 10;
+      if (fields.outcome === 'forwarded') fields.upstreamMs ??= responseTime;
       const line = {
         proxy: fields,
         status: response.writableFinished ? status : 'aborted',
-        responseTime: Math.round((performance.now() - started) * 10) / 10,
+        responseTime,
         userAgent: request.headers['user-agent'],
         remoteAddress: request.socket.remoteAddress,
       };
-      if (status >= 500 || !response.writableFinished) logger.warn(line, 'proxy request');
-      else logger.info(line, 'proxy request');
+      if (status >= 500 || !response.writableFinished) this.log.warn(line, 'proxy request');
+      else this.log.info(line, 'proxy request');
     });
+    return started;
   }
 }

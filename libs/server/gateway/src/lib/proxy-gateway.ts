@@ -149,14 +149,13 @@ export class ProxyGateway implements OnApplicationBootstrap {
           outcome: 'forwarded',
           ...(decision.outcome === 'learned' ? { learned: true } : {}),
         };
-        const started = performance.now();
+        // Tracked from here, so the line's duration is the upstream's when the forwarding succeeds.
+        const started = this.accessLog.track(req, res, fields);
         const { service } = decision.proxy;
         this.forwarder.forward(req, res, service, decision.path, decision.query, this.protocolOf(req), (outcome) => {
           fields.outcome = outcome;
           fields.upstreamMs = Math.round((performance.now() - started) * 10) / 10;
         });
-        // After forward(): the forwarder's 'close' listener has settled the outcome when this one runs.
-        this.accessLog.track(req, res, fields);
         return;
       }
     }
