@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { drive, LoadResult, Mix } from './load';
 import { freePort } from '@arrbiter/tools/fake-servarr';
-import { Child, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
+import { Child, countInstructions, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
 import { seed, SeededApp } from './seed';
 
 const { values: args } = parseArgs({
@@ -53,6 +53,8 @@ interface Row {
   results: LoadResult[];
   /** The proxy process's CPU time per request, in microseconds, per run. */
   cpuPerRequest: number[];
+  /** Instructions the proxy process retired per request, per run (empty without Linux perf). */
+  instructionsPerRequest: number[];
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -256,16 +258,18 @@ async function propagationScenario(target: Target): Promise<Propagation> {
 
 function table(rows: Row[], passthrough: Map<string, number>): string {
   const lines = [
-    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | proxy CPU µs/request | unexpected |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | proxy CPU µs/request | proxy k instructions/request | unexpected |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const rps = median(row.results.map((r) => r.requestsPerSecond));
     const base = passthrough.get(`${row.connections}`);
     const ratio = row.target === 'passthrough' || base === undefined ? '' : (rps / base).toFixed(2);
     const unexpected = row.results.reduce((sum, r) => sum + r.unexpected + r.errors, 0);
+    const instructions =
+      row.instructionsPerRequest.length > 0 ? (median(row.instructionsPerRequest) / 1000).toFixed(1) : '—';
     lines.push(
-      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${Math.round(median(row.cpuPerRequest))} | ${unexpected} |`,
+      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${Math.round(median(row.cpuPerRequest))} | ${instructions} | ${unexpected} |`,
     );
   }
   return lines.join('\n');
@@ -305,12 +309,17 @@ async function main(): Promise<void> {
     /** Runs one cell and records its result and the proxy process's CPU time per request. */
     const measure = async (name: string, child: Child, targetApps: SeededApp[], mix: Mix, connections: number) => {
       const cpuBefore = child.cpuMs();
+      const instructions = countInstructions(child.process.pid);
       const result = await drive(child.url, targetApps, mix, connections, DURATION);
       const cpuPerRequest = ((child.cpuMs() - cpuBefore) * 1000) / Math.max(1, result.total);
+      const retired = await instructions.stop();
       const key = `${name}|${mix}|${connections}`;
-      if (!rows.has(key)) rows.set(key, { target: name, mix, connections, results: [], cpuPerRequest: [] });
-      rows.get(key)?.results.push(result);
-      rows.get(key)?.cpuPerRequest.push(cpuPerRequest);
+      if (!rows.has(key))
+        rows.set(key, { target: name, mix, connections, results: [], cpuPerRequest: [], instructionsPerRequest: [] });
+      const row = rows.get(key);
+      row?.results.push(result);
+      row?.cpuPerRequest.push(cpuPerRequest);
+      if (retired !== undefined) row?.instructionsPerRequest.push(retired / Math.max(1, result.total));
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const connections of [1, 32]) {

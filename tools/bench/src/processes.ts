@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 
 export const ROOT = resolve(__dirname, '../../..');
-export const SERVER_MAIN = resolve(ROOT, 'dist/apps/server/main.js');
+/** The build under test: the production build, or another one to compare (`BENCH_SERVER_MAIN`). */
+export const SERVER_MAIN = resolve(ROOT, process.env['BENCH_SERVER_MAIN'] ?? 'dist/apps/server/main.js');
 const TS_NODE = require.resolve('ts-node/dist/bin');
 
 export interface Child {
@@ -88,4 +89,31 @@ export async function startArrbiter(
   });
   await waitFor(`${url}/health`, child, name);
   return { child: wrap(name, url, child), startupMs: performance.now() - started };
+}
+
+/**
+ * Counts the instructions a process retires until `stop()` (Linux `perf stat`): a measure of CPU work
+ * that, unlike time, hardly moves with the other processes sharing the cores. Undefined when perf is
+ * not installed or not permitted.
+ */
+export function countInstructions(pid: number | undefined): { stop(): Promise<number | undefined> } {
+  if (pid === undefined) return { stop: async () => undefined };
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions', '-p', String(pid)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  perf.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const ended = new Promise<number | undefined>((resolve) => {
+    perf.once('error', () => resolve(undefined));
+    perf.once('close', () => {
+      const count = /^(\d+),[^,]*,instructions/m.exec(output);
+      resolve(count ? Number(count[1]) : undefined);
+    });
+  });
+  return {
+    stop: () => {
+      if (perf.exitCode === null && perf.pid !== undefined) perf.kill('SIGINT');
+      return ended;
+    },
+  };
 }
