@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { drive, LoadResult, Mix } from './load';
 import { freePort } from '@arrbiter/tools/fake-servarr';
-import { Child, countInstructions, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
+import { Child, countCpu, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
 import { seed, SeededApp } from './seed';
 
 const { values: args } = parseArgs({
@@ -27,7 +27,7 @@ const { values: args } = parseArgs({
 });
 const SMOKE = args.smoke;
 const DURATION = Number(args.duration ?? (SMOKE ? 1 : 5));
-const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 2));
+const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 3));
 const APPS = Number(args.apps ?? (SMOKE ? 100 : 1000));
 const STARTUP_PROXIES = Number(args['startup-proxies'] ?? (SMOKE ? 500 : 10_000));
 const SECRET_KEY = randomBytes(32).toString('hex');
@@ -55,6 +55,8 @@ interface Row {
   cpuPerRequest: number[];
   /** Instructions the proxy process retired per request, per run (empty without Linux perf). */
   instructionsPerRequest: number[];
+  /** Cycles the proxy process spent per request, per run (empty without Linux perf). */
+  cyclesPerRequest: number[];
 }
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -258,18 +260,17 @@ async function propagationScenario(target: Target): Promise<Propagation> {
 
 function table(rows: Row[], passthrough: Map<string, number>): string {
   const lines = [
-    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | proxy CPU µs/request | proxy k instructions/request | unexpected |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | mix | connections | req/s | p50 ms | p99 ms | ratio to passthrough | proxy CPU µs/request | proxy k instructions/request | proxy k cycles/request | unexpected |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const rps = median(row.results.map((r) => r.requestsPerSecond));
     const base = passthrough.get(`${row.connections}`);
     const ratio = row.target === 'passthrough' || base === undefined ? '' : (rps / base).toFixed(2);
     const unexpected = row.results.reduce((sum, r) => sum + r.unexpected + r.errors, 0);
-    const instructions =
-      row.instructionsPerRequest.length > 0 ? (median(row.instructionsPerRequest) / 1000).toFixed(1) : '—';
+    const thousands = (values: number[]) => (values.length > 0 ? (median(values) / 1000).toFixed(1) : '—');
     lines.push(
-      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${Math.round(median(row.cpuPerRequest))} | ${instructions} | ${unexpected} |`,
+      `| ${row.target} | ${row.mix} | ${row.connections} | ${Math.round(rps)} | ${median(row.results.map((r) => r.p50))} | ${median(row.results.map((r) => r.p99))} | ${ratio} | ${Math.round(median(row.cpuPerRequest))} | ${thousands(row.instructionsPerRequest)} | ${thousands(row.cyclesPerRequest)} | ${unexpected} |`,
     );
   }
   return lines.join('\n');
@@ -309,17 +310,28 @@ async function main(): Promise<void> {
     /** Runs one cell and records its result and the proxy process's CPU time per request. */
     const measure = async (name: string, child: Child, targetApps: SeededApp[], mix: Mix, connections: number) => {
       const cpuBefore = child.cpuMs();
-      const instructions = countInstructions(child.process.pid);
+      const counting = countCpu(child.process.pid);
       const result = await drive(child.url, targetApps, mix, connections, DURATION);
       const cpuPerRequest = ((child.cpuMs() - cpuBefore) * 1000) / Math.max(1, result.total);
-      const retired = await instructions.stop();
+      const counts = await counting.stop();
       const key = `${name}|${mix}|${connections}`;
       if (!rows.has(key))
-        rows.set(key, { target: name, mix, connections, results: [], cpuPerRequest: [], instructionsPerRequest: [] });
+        rows.set(key, {
+          target: name,
+          mix,
+          connections,
+          results: [],
+          cpuPerRequest: [],
+          instructionsPerRequest: [],
+          cyclesPerRequest: [],
+        });
       const row = rows.get(key);
       row?.results.push(result);
       row?.cpuPerRequest.push(cpuPerRequest);
-      if (retired !== undefined) row?.instructionsPerRequest.push(retired / Math.max(1, result.total));
+      if (counts) {
+        row?.instructionsPerRequest.push(counts.instructions / Math.max(1, result.total));
+        row?.cyclesPerRequest.push(counts.cycles / Math.max(1, result.total));
+      }
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const connections of [1, 32]) {

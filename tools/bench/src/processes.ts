@@ -91,23 +91,33 @@ export async function startArrbiter(
   return { child: wrap(name, url, child), startupMs: performance.now() - started };
 }
 
+/** What a process did on the CPU between two points: instructions retired and cycles spent. */
+export interface CpuCounts {
+  instructions: number;
+  cycles: number;
+}
+
 /**
- * Counts the instructions a process retires until `stop()` (Linux `perf stat`): a measure of CPU work
- * that, unlike time, hardly moves with the other processes sharing the cores. Undefined when perf is
- * not installed or not permitted.
+ * Counts the instructions a process retires and the cycles it spends until `stop()` (Linux `perf stat`):
+ * instructions measure its work and, unlike time, hardly move with the other processes sharing the
+ * cores; cycles per instruction show how well that work runs. Undefined when perf is not installed or
+ * not permitted.
  */
-export function countInstructions(pid: number | undefined): { stop(): Promise<number | undefined> } {
+export function countCpu(pid: number | undefined): { stop(): Promise<CpuCounts | undefined> } {
   if (pid === undefined) return { stop: async () => undefined };
-  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions', '-p', String(pid)], {
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions,cycles', '-p', String(pid)], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
   perf.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ended = new Promise<number | undefined>((resolve) => {
+  const ended = new Promise<CpuCounts | undefined>((resolve) => {
     perf.once('error', () => resolve(undefined));
     perf.once('close', () => {
-      const count = /^(\d+),[^,]*,instructions/m.exec(output);
-      resolve(count ? Number(count[1]) : undefined);
+      const instructions = /^(\d+),[^,]*,instructions/m.exec(output);
+      const cycles = /^(\d+),[^,]*,cycles/m.exec(output);
+      resolve(
+        instructions && cycles ? { instructions: Number(instructions[1]), cycles: Number(cycles[1]) } : undefined,
+      );
     });
   });
   return {
