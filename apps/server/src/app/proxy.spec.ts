@@ -15,6 +15,19 @@ interface AccessLine {
   proxy: { outcome: string; path?: string; upstreamMs?: number } & Record<string, unknown>;
 }
 
+/** A new, active proxy of the app on the service, granted `overrides`. */
+async function activeProxy(
+  admin: AdminClient,
+  appId: string,
+  serviceId: string,
+  overrides: Record<string, string[]>,
+): Promise<ProxyConnectionDto> {
+  const proxy = (await admin.post(`/api/admin/v1/apps/${appId}/proxies`, { serviceId }).expect(201))
+    .body as ProxyConnectionDto;
+  await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
+  return proxy;
+}
+
 /** The gateway's access lines among the log lines captured so far. */
 function accessLines(logs: string[]): AccessLine[] {
   return logs
@@ -428,11 +441,7 @@ describe('the /proxy route (design §3)', () => {
     const service = (
       await admin.post('/api/admin/v1/services', { baseUrl: down.url, apiKey: down.options.apiKey }).expect(201)
     ).body as ServiceDto;
-    const other = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
-    await admin
-      .put(`/api/admin/v1/proxies/${other.id}/config`, { overrides: { '/api/v3/queue': ['get'] }, active: true })
-      .expect(200);
+    const other = await activeProxy(admin, app.id, service.id, { '/api/v3/queue': ['get'] });
     await down.stop();
     const failed = await rawRequest(base, 'GET', '/proxy/notifiarr/api/v3/queue', { 'x-api-key': other.key });
     expect(failed.status).toBe(502);
@@ -487,11 +496,7 @@ describe('the /proxy route behind a trusted reverse proxy, with the upstream goi
     const app = (
       await admin.post('/api/admin/v1/apps', { name: 'A', slug: 'a', templateId: null, active: true }).expect(201)
     ).body as AppDto;
-    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
-    await admin
-      .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: { '/api/v3/movie': ['get'] }, active: true })
-      .expect(200);
+    const proxy = await activeProxy(admin, app.id, service.id, { '/api/v3/movie': ['get'] });
     const forwarded = await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', {
       'x-api-key': proxy.key,
       'x-forwarded-proto': 'https, http',
