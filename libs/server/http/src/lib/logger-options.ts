@@ -106,8 +106,8 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
     // The proxy route never reaches Express: it writes its own access line (gateway's AccessLog).
     // Standard output is written asynchronously, in batches: a write per line is a system call and a
     // thread-pool round trip on every proxied request (measured by `npm run bench`). Lines are written
-    // once 8 KiB have gathered or 250 ms have passed, and on exit (`BatchedLines`). Bounded: when whatever reads standard
-    // output stalls, lines beyond 16 MB are dropped rather than held in memory.
+    // once 8 KiB have gathered or 250 ms have passed, and on exit (`BatchedLines`). Bounded: when
+    // whatever reads standard output stalls, lines beyond 16 MB are dropped rather than held in memory.
     pinoHttp: [options, destination ?? standardOutput()],
   };
 }
