@@ -112,7 +112,9 @@ async function arrbiterTarget(
   };
 }
 
+/** The median; NaN when there is nothing to take it of (a mix that was not run). */
 function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
