@@ -317,8 +317,9 @@ async function main(): Promise<void> {
       const cpuPerRequest = ((child.cpuMs() - cpuBefore) * 1000) / Math.max(1, result.total);
       const counts = await counting.stop();
       const key = `${name}|${mix}|${connections}`;
-      if (!rows.has(key))
-        rows.set(key, {
+      let row = rows.get(key);
+      if (!row) {
+        row = {
           target: name,
           mix,
           connections,
@@ -326,13 +327,14 @@ async function main(): Promise<void> {
           cpuPerRequest: [],
           instructionsPerRequest: [],
           cyclesPerRequest: [],
-        });
-      const row = rows.get(key);
-      row?.results.push(result);
-      row?.cpuPerRequest.push(cpuPerRequest);
+        };
+        rows.set(key, row);
+      }
+      row.results.push(result);
+      row.cpuPerRequest.push(cpuPerRequest);
       if (counts) {
-        row?.instructionsPerRequest.push(counts.instructions / Math.max(1, result.total));
-        row?.cyclesPerRequest.push(counts.cycles / Math.max(1, result.total));
+        row.instructionsPerRequest.push(counts.instructions / Math.max(1, result.total));
+        row.cyclesPerRequest.push(counts.cycles / Math.max(1, result.total));
       }
     };
     for (let round = 1; round <= ROUNDS; round += 1) {

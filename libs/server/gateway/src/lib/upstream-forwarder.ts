@@ -34,11 +34,7 @@ const NOT_COPIED = new Set([
 export type ForwardOutcome = 'forwarded' | 'upstream-unreachable' | 'upstream-timeout';
 
 interface Forwarding {
-  /** The upstream path and query to request. */
-  url: string;
   service: ServiceState;
-  /** `http` or `https`, as the client reached Arrbiter (`X-Forwarded-Proto`). */
-  protocol: string;
   timedOut: boolean;
   settle: (outcome: ForwardOutcome) => void;
 }
@@ -102,20 +98,11 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     settled: (outcome: ForwardOutcome) => void,
   ): void {
     let done = false;
-    const forwarding: Forwarding = {
-      url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
-      service,
-      protocol,
-      timedOut: false,
-      settle: (outcome) => {
-        if (done) return;
-        done = true;
-        settled(outcome);
-      },
-    };
-    (req as ForwardedMessage)[FORWARDING] = forwarding;
-    req.url = forwarding.url;
-    req.headers = this.outgoingHeaders(req, protocol, false);
+    this.prepare(req, service, path, query, protocol, false, (outcome) => {
+      if (done) return;
+      done = true;
+      settled(outcome);
+    });
     void this.handlerFor(service)(req, res, () => undefined);
   }
 
@@ -129,17 +116,23 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     query: string,
     protocol: string,
   ): void {
-    const forwarding: Forwarding = {
-      url: `${service.basePath}${path}${query ? `?${query}` : ''}`,
-      service,
-      protocol,
-      timedOut: false,
-      settle: () => undefined,
-    };
-    (req as ForwardedMessage)[FORWARDING] = forwarding;
-    req.url = forwarding.url;
-    req.headers = this.outgoingHeaders(req, protocol, true);
+    this.prepare(req, service, path, query, protocol, true, () => undefined);
     this.handlerFor(service).upgrade(req, socket, head);
+  }
+
+  /** Points the request at the upstream path and query, with the headers to send and its state. */
+  private prepare(
+    req: IncomingMessage,
+    service: ServiceState,
+    path: string,
+    query: string,
+    protocol: string,
+    upgrade: boolean,
+    settle: Forwarding['settle'],
+  ): void {
+    (req as ForwardedMessage)[FORWARDING] = { service, timedOut: false, settle };
+    req.url = `${service.basePath}${path}${query ? `?${query}` : ''}`;
+    req.headers = this.outgoingHeaders(req, protocol, upgrade);
   }
 
   private handlerFor(service: ServiceState): RequestHandler {
