@@ -1,12 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@arrbiter/server/config';
-import { isSensitive } from '@arrbiter/server/proxies';
+import { mayLearn } from '@arrbiter/server/proxies';
 import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
 import { keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
 import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
 import { AllowedRequest } from './proxy-context';
 import { ProxyRegistry, ProxyState } from './proxy-registry';
+
+const NO_PROXIES: ReadonlyMap<string, ProxyState> = new Map();
 
 /** The proxy's verdict on a request, before anything is forwarded. */
 export type AccessDecision =
@@ -27,8 +29,8 @@ export type AccessDecision =
 /**
  * The checks of the proxy route (design §3), in order: credential, app and proxy state, canonical
  * path, route resolution, allowlist (a proxy in learning mode lets what the allowlist refuses through,
- * until its deadline). Pure and in memory: shared by the HTTP guard and the upgrade
- * handler, and never a database query.
+ * until its deadline). Pure and in memory: shared by the request and the upgrade
+ * handlers of the gateway, and never a database query.
  */
 @Injectable()
 export class ProxyAccess {
@@ -45,15 +47,17 @@ export class ProxyAccess {
     const header = headers['x-api-key'];
     // The header wins when both are present.
     const key = typeof header === 'string' && header !== '' ? header : queryKey;
+    // The same work whether the slug exists or not (digest and both lookups), so that a refusal's
+    // timing does not tell which slugs exist.
+    const digest = key !== undefined && PROXY_KEY_PATTERN.test(key) ? keyDigest(key) : undefined;
     const app = this.registry.app(target.slug);
-    if (!app || !app.active || key === undefined || !PROXY_KEY_PATTERN.test(key)) return unauthorized;
-    const digest = keyDigest(key);
+    if (digest === undefined) return unauthorized;
     // An upstream's own key is never a proxy credential.
-    if (this.registry.isUpstreamKey(digest)) return unauthorized;
-    const proxy = app.proxies.get(digest);
+    const upstreamKey = this.registry.isUpstreamKey(digest);
     // Keyed by digest: a hit is an exact match (what a lookup's timing could tell is about the digest,
     // never the key), so no further comparison is needed.
-    if (!proxy || !proxy.active) return unauthorized;
+    const proxy = (app?.proxies ?? NO_PROXIES).get(digest);
+    if (!app?.active || upstreamKey || !proxy?.active) return unauthorized;
 
     const canonical = canonicalizePath(target.rawPath);
     if (!canonical.ok) return { outcome: 'bad-path', proxy, reason: canonical.reason };
@@ -65,12 +69,13 @@ export class ProxyAccess {
       proxy.extraRoutes?.resolve(canonical.segments, verb),
     );
     if (!route || !proxy.allowlist.allows(route.shape, verb)) {
-      // Learning never opens what hands out secrets or controls the server (the upstream's own key is
-      // one GET /config/host away): those stay refused, as ordinary warnings.
+      // Learning opens only the API and its feeds, never what hands out secrets or controls the server
+      // (the upstream's own key is one GET /config/host away): those stay refused, as ordinary warnings.
       if (
         proxy.learningUntil > 0 &&
         this.clock.now() < proxy.learningUntil &&
-        !isSensitive(route?.path ?? canonical.path)
+        mayLearn(canonical.path) &&
+        (route === undefined || mayLearn(route.path))
       )
         return { outcome: 'learned', proxy, method: verb, path: canonical.path, query, route };
       return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route };

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
@@ -21,6 +21,12 @@ export function isProxyUrl(url: string): boolean {
   return url.startsWith('/proxy') && (url.length === 6 || url[6] === '/' || url[6] === '?');
 }
 
+/** Whether a request offers a WebSocket upgrade (RFC 6455 §4.1); other `Upgrade` offers are ignored. */
+export function isWebSocketUpgrade(req: IncomingMessage): boolean {
+  const upgrade = req.headers.upgrade;
+  return upgrade !== undefined && upgrade.trim().toLowerCase() === 'websocket';
+}
+
 const problemBodies = new Map<string, string>();
 
 /** The serialised RFC 9457 document; the set of statuses and details is small and fixed, so it is cached. */
@@ -35,14 +41,42 @@ function problemBody(status: number, detail: string): string {
   return body;
 }
 
-function sendProblem(res: ServerResponse, status: number, detail: string): void {
+/** A refused request's body up to this size is read and discarded, and its connection kept. */
+export const DISCARDED_BODY_LIMIT = 64 * 1024;
+/** How long the rest of such a body may take to arrive before the connection is closed. */
+const DISCARD_DEADLINE_MS = 5_000;
+
+/**
+ * Answers a request that is not forwarded. A body that came with it must not be left on the
+ * connection: a small one (declared at most 64 KiB) is read and discarded by Node and the connection
+ * stays usable for the client's next call; a larger or unsized (chunked) one is not read — the answer
+ * says `Connection: close` and Node closes the connection after it.
+ */
+function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = problemBody(status, detail);
-  res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body) });
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+  };
+  const declared = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT)
+    headers.Connection = 'close';
+  else if (Number(declared) > 0) discardWithin(req, res, DISCARD_DEADLINE_MS);
+  res.writeHead(status, headers);
   res.end(body);
+}
+
+/** Closes the connection if the rest of a small refused body has not arrived in time. */
+function discardWithin(req: IncomingMessage, res: ServerResponse, ms: number): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), ms).unref();
+    req.once('end', () => clearTimeout(timer));
+  });
 }
 
 function refuseUpgrade(socket: Socket, status: number): void {
@@ -85,6 +119,9 @@ export class ProxyGateway implements OnApplicationBootstrap {
     const trust = express.get?.('trust proxy fn');
     if (typeof trust === 'function') this.trust = trust as TrustFn;
 
+    // Only WebSocket offers are upgrades; any other (an h2c offer) is served as plain HTTP/1.1. This is
+    // Node's `shouldUpgradeCallback` server option (Node ≥ 24.9), set here because Nest creates the server.
+    (server as Server & Pick<ServerOptions, 'shouldUpgradeCallback'>).shouldUpgradeCallback = isWebSocketUpgrade;
     const others = server.listeners('request') as RequestListener[];
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -104,7 +141,7 @@ export class ProxyGateway implements OnApplicationBootstrap {
         { err: { type: failure.name, message: failure.message, stack: failure.stack } },
         'proxy failed',
       );
-      sendProblem(res, 500, 'Internal server error');
+      sendProblem(req, res, 500, 'Internal server error');
     }
   }
 
@@ -114,6 +151,7 @@ export class ProxyGateway implements OnApplicationBootstrap {
       case 'unauthorized':
         this.accessLog.track(req, res, { method, app: decision.slug, outcome: 'unauthorized' });
         return sendProblem(
+          req,
           res,
           decision.slug === '' ? 404 : 401,
           decision.slug === '' ? NO_SLUG_DETAIL : UNAUTHORIZED_DETAIL,
@@ -125,7 +163,7 @@ export class ProxyGateway implements OnApplicationBootstrap {
           proxyId: decision.proxy.id,
           outcome: 'bad-path',
         });
-        return sendProblem(res, 400, decision.reason);
+        return sendProblem(req, res, 400, decision.reason);
       case 'forbidden':
         this.accessLog.track(req, res, {
           method,
@@ -136,7 +174,7 @@ export class ProxyGateway implements OnApplicationBootstrap {
           outcome: 'forbidden',
         });
         this.recordWarning(decision);
-        return sendProblem(res, 403, FORBIDDEN_DETAIL);
+        return sendProblem(req, res, 403, FORBIDDEN_DETAIL);
       case 'learned':
       case 'allowed': {
         if (decision.outcome === 'learned') this.recordWarning(decision);

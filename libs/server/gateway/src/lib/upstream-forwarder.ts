@@ -21,6 +21,9 @@ const NOT_COPIED = new Set([
   'te',
   'trailer',
   'upgrade',
+  // An h2c offer's settings (RFC 7540 §3.2.1) and an expectation this hop has answered already.
+  'http2-settings',
+  'expect',
   'authorization',
   'cookie',
   'x-api-key',
@@ -29,6 +32,14 @@ const NOT_COPIED = new Set([
   'x-forwarded-proto',
   'x-forwarded-host',
 ]);
+
+/**
+ * The request's framing. Never dropped, even when the client names it in `Connection`: the upstream
+ * request is framed by Node from the body Node parsed (Node has validated both headers and refuses a
+ * request that has both or a malformed one). Dropped on the client's word, the body would reach the
+ * upstream unframed and be read there as a request of its own (request smuggling).
+ */
+const FRAMING = new Set(['content-length', 'transfer-encoding']);
 
 /** How a forwarded request ended. */
 export type ForwardOutcome = 'forwarded' | 'upstream-unreachable' | 'upstream-timeout';
@@ -174,8 +185,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   /**
    * The headers to send upstream, built once and handed to http-proxy-middleware as the request's own
    * (it copies them into the upstream request): hop-by-hop headers, those the `Connection` header
-   * names and the client's credentials dropped — but a WebSocket upgrade's `Connection` and `Upgrade` —
-   * and `Via` and `X-Forwarded-*` added. Removing and setting headers on the upstream request instead
+   * names (but the framing) and the client's credentials dropped — but a WebSocket upgrade's
+   * `Connection` and `Upgrade` — and `Via` and `X-Forwarded-*` added. Removing and setting headers on the upstream request instead
    * costs a validation and a slower header object per header, on every call (`npm run bench`).
    */
   private outgoingHeaders(req: IncomingMessage, protocol: string, upgrade: boolean): IncomingHttpHeaders {
@@ -191,7 +202,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
             .map((t) => t.trim());
     const outgoing: IncomingHttpHeaders = {};
     for (const name in incoming) {
-      if (NOT_COPIED.has(name) || listed?.includes(name)) continue;
+      if (NOT_COPIED.has(name) || (listed?.includes(name) && !FRAMING.has(name))) continue;
       outgoing[name] = incoming[name];
     }
     if (upgrade) {
@@ -250,7 +261,7 @@ function stripHopByHop(headers: IncomingMessage['headers']): void {
   if (connection !== undefined)
     for (const token of connection.toLowerCase().split(',')) {
       const name = token.trim();
-      if (name && name !== 'connection' && name !== 'transfer-encoding') delete headers[name];
+      if (name && name !== 'connection' && !FRAMING.has(name)) delete headers[name];
     }
   // Only those present: deleting an absent one costs the same lookup and more.
   for (const name of RESPONSE_HOP_BY_HOP) if (headers[name] !== undefined) delete headers[name];

@@ -13,9 +13,25 @@ const SENSITIVE = [
   /^\/(update|filesystem|command|log\/file|authentication|user)(\/|$)/,
 ];
 
+/**
+ * Outside the API: the web UI's start-up script and its JSON form (Radarr's hand the UI the API key),
+ * backups, log files and the UI's SignalR hub.
+ */
+const SENSITIVE_OUTSIDE_API = /^\/(initialize\.json|initialize\.js)$|^\/(backup|logfile|signalr)(\/|$)/;
+
+/** Where Servarr serves its API and its calendar feeds: the only places learning mode forwards to. */
+const LEARNABLE = /^\/(api|feed)\//;
+
 export function isSensitive(path: string): boolean {
-  const rest = path.toLowerCase().replace(/^\/api(\/v\d+)?/, '');
+  const lower = path.toLowerCase();
+  if (SENSITIVE_OUTSIDE_API.test(lower)) return true;
+  const rest = lower.replace(/^\/api(\/v\d+)?/, '');
   return SENSITIVE.some((pattern) => pattern.test(rest));
+}
+
+/** Whether learning mode may forward a request for `path` (a request path or a route) that the allowlist refuses. */
+export function mayLearn(path: string): boolean {
+  return LEARNABLE.test(path.toLowerCase()) && !isSensitive(path);
 }
 
 export interface EndpointQuery {

@@ -1,0 +1,209 @@
+import { Agent, request as httpRequest } from 'node:http';
+import type { AppDto, ProxyConnectionDto, ServiceDto, WarningDto, Page } from '@arrbiter/contracts';
+import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { rawRequest } from '../testing/raw-http';
+import { exchange } from '../testing/raw-socket';
+import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
+
+const OVERRIDES = {
+  '/api/v3/movie': ['get', 'post'],
+  '/api/v3/movie/{id}': ['delete', 'get'],
+  '/api/v3/calendar': ['get'],
+};
+
+/** The part of a smuggled request the next request on the same upstream connection would complete. */
+const INNER = 'GET /radarr/api/v3/config/host HTTP/1.1\r\nX-Ignore: ';
+
+function chunked(body: string): string {
+  return `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+}
+
+/** Findings of the adversarial test (issue 13) on the proxy route, one regression test each. */
+describe('the /proxy route under adversarial input', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  let upstream: FakeServarr;
+  let base: string;
+  let port: number;
+  let key: string;
+  let proxy: ProxyConnectionDto;
+
+  const call = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+    rawRequest(base, method, `/proxy/notifiarr${path}`, { 'x-api-key': key, ...headers }, body);
+  const upstreamSaw = (fragment: string) => upstream.requests.some((r) => r.url.toLowerCase().includes(fragment));
+
+  beforeAll(async () => {
+    t = await startTestApp({ OPENAPI_SOURCES: 'none' });
+    admin = await t.admin();
+    base = await t.listen();
+    port = Number(new URL(base).port);
+    upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
+    const service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+    const app = (
+      await admin
+        .post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true })
+        .expect(201)
+    ).body as AppDto;
+    proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    key = proxy.key;
+    await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: OVERRIDES, active: true }).expect(200);
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await t.close();
+  });
+
+  describe('request framing is always Node’s own (critical: request smuggling)', () => {
+    it.each([
+      [
+        'Content-Length named in Connection',
+        'GET',
+        `Connection: content-length\r\nContent-Length: ${INNER.length}\r\n\r\n${INNER}`,
+      ],
+      [
+        'Transfer-Encoding named in Connection',
+        'GET',
+        `Connection: transfer-encoding\r\nTransfer-Encoding: chunked\r\n\r\n${chunked(INNER)}`,
+      ],
+      [
+        'a DELETE whose chunked body is named in Connection',
+        'DELETE',
+        `Connection: keep-alive, Transfer-Encoding\r\nTransfer-Encoding: chunked\r\n\r\n${chunked(INNER)}`,
+      ],
+    ])('%s: the body goes upstream as a body, never as a request of its own', async (_name, method, rest) => {
+      const path = method === 'GET' ? '/api/v3/movie' : '/api/v3/movie/42';
+      const head = `${method} /proxy/notifiarr${path} HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\n`;
+      const first = await exchange(port, head + rest, [method]);
+      expect(first.responses.map((r) => r.status)).toEqual([200]);
+      const echoed = JSON.parse(first.responses[0].body.toString()) as EchoResponse;
+      expect(echoed.body.length).toBe(INNER.length);
+
+      // The next ordinary calls (the pooled upstream connection is reused) get their own answers.
+      for (let i = 0; i < 3; i += 1) {
+        const next = await call('GET', '/api/v3/calendar');
+        expect(next.status).toBe(200);
+        expect(next.json<EchoResponse>().path).toBe('/api/v3/calendar');
+      }
+      expect(upstreamSaw('config/host')).toBe(false);
+    });
+  });
+
+  describe('a refused request leaves its connection usable or closes it cleanly', () => {
+    it.each([
+      ['401', { 'x-api-key': '0'.repeat(32) }, '/api/v3/movie', 4096],
+      ['403', {}, '/api/v3/config/host', 4096],
+      ['401', { 'x-api-key': '0'.repeat(32) }, '/api/v3/movie', 1024 * 1024],
+      ['403', {}, '/api/v3/config/host', 1024 * 1024],
+    ])('a pooling client’s next call after a %s with a body succeeds (%#)', async (status, headers, path, padding) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const send = (target: string, extra: Record<string, string>, body?: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = httpRequest(
+            { host: '127.0.0.1', port, method: body ? 'POST' : 'GET', path: target, agent },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          for (const [name, value] of Object.entries({ 'x-api-key': key, ...extra })) req.setHeader(name, value);
+          req.on('error', reject);
+          if (!body) {
+            req.end();
+            return;
+          }
+          // As a client streams a body: the head first, the rest a moment later.
+          req.write(body.slice(0, 10));
+          setTimeout(() => req.end(body.slice(10)), 20);
+        });
+      try {
+        for (let i = 0; i < 3; i += 1) {
+          expect(await send(`/proxy/notifiarr${path}`, headers, JSON.stringify({ pad: 'x'.repeat(padding) }))).toBe(
+            Number(status),
+          );
+          expect(await send('/proxy/notifiarr/api/v3/calendar', {})).toBe(200);
+        }
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    it('does not read a large refused body: it answers Connection: close and closes', async () => {
+      // Only the head and a little of a declared 10 MB body are sent.
+      const head = `PUT /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`;
+      const result = await exchange(port, head + 'z'.repeat(1024), ['PUT'], { untilClose: true });
+      expect(result.responses.map((r) => [r.status, r.headers.connection])).toEqual([[403, 'close']]);
+      expect(result.closed).toBe(true);
+    });
+
+    it('answers pipelined requests after a refused one with a body', async () => {
+      const body = 'y'.repeat(2048);
+      const refused = `POST /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      const next = `GET /proxy/notifiarr/api/v3/calendar HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\n\r\n`;
+      const result = await exchange(port, refused + next, ['POST', 'GET']);
+      const [first, second] = result.responses;
+      expect(first?.status).toBe(403);
+      if (second) expect(second.status).toBe(200);
+      // Either both were answered, or the refusal said it closes the connection.
+      else expect(first.headers.connection).toBe('close');
+    });
+  });
+
+  describe('an Upgrade other than WebSocket is ignored (RFC 9110 §7.8)', () => {
+    const h2c = { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' };
+
+    it('serves /health as plain HTTP/1.1', async () => {
+      const response = await rawRequest(base, 'GET', '/health', h2c);
+      expect(response.status).toBe(200);
+    });
+
+    it('forwards an allowed proxy call as plain HTTP/1.1, without the offer', async () => {
+      const response = await call('GET', '/api/v3/movie/7', h2c);
+      expect(response.status).toBe(200);
+      const echoed = response.json<EchoResponse>();
+      expect(echoed.path).toBe('/api/v3/movie/7');
+      expect(echoed.headers.upgrade).toBeUndefined();
+      expect(echoed.headers['http2-settings']).toBeUndefined();
+    });
+  });
+
+  describe('learning mode', () => {
+    it('never forwards anything outside the API and feed prefixes', async () => {
+      const until = new Date(t.clock.now() + 60 * 60 * 1000).toISOString();
+      await admin.post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until }).expect(200);
+      try {
+        for (const path of [
+          '/initialize.json',
+          '/initialize.js',
+          '/backup/radarr_backup.zip',
+          '/logfile/radarr.txt',
+          '/signalr/messages/negotiate',
+          '/',
+          '/login',
+        ]) {
+          const before = upstream.requests.length;
+          expect([path, (await call('GET', path)).status]).toEqual([path, 403]);
+          expect(upstream.requests.length).toBe(before);
+        }
+        // What learning is for still works.
+        expect((await call('GET', '/api/v3/history')).status).toBe(200);
+        expect((await call('GET', '/feed/v3/calendar/radarr.ics')).status).toBe(200);
+        const warnings = async () =>
+          (
+            (await admin.get(`/api/admin/v1/warnings?proxyId=${proxy.id}&limit=100`).expect(200))
+              .body as Page<WarningDto>
+          ).items;
+        let items = await warnings();
+        for (let i = 0; i < 100 && !items.some((w) => w.path === '/initialize.json'); i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          items = await warnings();
+        }
+        expect(items.find((w) => w.path === '/initialize.json')?.status).toBe('open');
+      } finally {
+        await admin.delete(`/api/admin/v1/proxies/${proxy.id}/learning`).expect(200);
+      }
+    });
+  });
+});
