@@ -55,6 +55,8 @@ export class WarningRecorder {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** Set once the database is closing: nothing is scheduled any more. */
+  private closed = false;
   private droppedSinceLog = 0;
   /** Rows upserted since start (for tests and the benchmark). */
   written = 0;
@@ -64,10 +66,13 @@ export class WarningRecorder {
     private readonly dataSource: DataSource,
     lifecycle: DatabaseLifecycle,
   ) {
-    // The last warnings are written after the last request, before the database closes.
-    lifecycle.beforeClose(() => {
-      clearTimeout(this.timer);
-      return this.flush();
+    // The last warnings are written after the last request, before the database closes: a running
+    // flush is waited for, then what arrived while it ran is written too.
+    lifecycle.beforeClose(async () => {
+      this.closed = true;
+      this.cancelTimer();
+      await this.flush();
+      if (this.pending.size > 0) await this.flush();
     });
   }
 
@@ -85,21 +90,45 @@ export class WarningRecorder {
     } else {
       this.pending.set(key, { ...request, count: 1, firstSeen: now, lastSeen: now });
     }
-    this.timer ??= setTimeout(() => void this.flush(), this.pending.size >= BATCH ? 0 : FLUSH_INTERVAL_MS);
-    this.timer.unref();
+    this.schedule(this.pending.size >= BATCH ? 0 : FLUSH_INTERVAL_MS);
   }
 
-  /** Writes what is pending; concurrent calls share one flush. Never throws. */
+  /**
+   * Writes what is pending; concurrent calls share one flush. Never throws. What is still pending
+   * when it ends (recorded meanwhile, or kept after a failed write) gets the next flush scheduled.
+   */
   flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
-      this.flushing = undefined;
-    });
+    this.flushing ??= this.write()
+      .catch((error: unknown) => {
+        this.logger.error(`Could not write access warnings: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.flushing = undefined;
+        if (this.pending.size > 0) this.schedule(FLUSH_INTERVAL_MS);
+      });
     return this.flushing;
   }
 
-  private async write(): Promise<void> {
+  /**
+   * At most one timer; the handle is cleared when it fires, so a timer that fired while a flush was
+   * running (and joined it) never stands in the way of the next one.
+   */
+  private schedule(delayMs: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private cancelTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  private async write(): Promise<void> {
+    this.cancelTimer();
     if (this.droppedSinceLog > 0) {
       this.logger.warn(
         `${this.droppedSinceLog} access warnings were dropped: more than ${MAX_PENDING} distinct ones were waiting`,
@@ -131,10 +160,6 @@ export class WarningRecorder {
         for (const item of items.slice(i)) this.requeue(item);
         break;
       }
-    }
-    if (this.pending.size > 0) {
-      this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS);
-      this.timer.unref();
     }
   }
 

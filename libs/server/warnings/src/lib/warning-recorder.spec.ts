@@ -1,0 +1,133 @@
+import { Logger } from '@nestjs/common';
+import type { DatabaseLifecycle } from '@arrbiter/server/database';
+import type { DataSource } from 'typeorm';
+import { RefusedRequest, WarningRecorder } from './warning-recorder';
+
+/** A database whose writes can be held "in progress" until the test lets them finish. */
+class FakeDatabase {
+  /** Paths of the warnings each upsert was asked to write, in order. */
+  readonly writes: string[][] = [];
+  private readonly held: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  holdNext = false;
+
+  readonly dataSource = {
+    query: (_sql: string, parameters: unknown[]) => {
+      this.writes.push(parameters[3] as string[]);
+      if (!this.holdNext) return Promise.resolve([]);
+      this.holdNext = false;
+      return new Promise<void>((resolve, reject) => this.held.push({ resolve, reject }));
+    },
+  } as unknown as DataSource;
+
+  drains: (() => Promise<void>)[] = [];
+  readonly lifecycle = {
+    beforeClose: (drain: () => Promise<void>) => this.drains.push(drain),
+  } as unknown as DatabaseLifecycle;
+
+  release(): void {
+    this.take().resolve();
+  }
+
+  fail(error: Error): void {
+    this.take().reject(error);
+  }
+
+  written(): string[] {
+    return this.writes.flat();
+  }
+
+  private take() {
+    const next = this.held.shift();
+    if (!next) throw new Error('no write is held');
+    return next;
+  }
+}
+
+const refused = (path: string): RefusedRequest => ({
+  proxyId: '00000000-0000-4000-8000-000000000001',
+  appId: '00000000-0000-4000-8000-000000000002',
+  method: 'GET',
+  path,
+  route: null,
+  routeKey: path,
+});
+
+describe(WarningRecorder.name, () => {
+  let db: FakeDatabase;
+  let recorder: WarningRecorder;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    db = new FakeDatabase();
+    recorder = new WarningRecorder(db.dataSource, db.lifecycle);
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  /** Lets the flush timer fire (and what it started run) as often as it would in `seconds`. */
+  const wait = (seconds: number) => jest.advanceTimersByTimeAsync(seconds * 1000);
+
+  it('writes what was recorded on the next flush', async () => {
+    recorder.record(refused('/api/v3/a'));
+    recorder.record(refused('/api/v3/a'));
+    expect(db.writes).toEqual([]);
+    await wait(1);
+    expect(db.writes).toEqual([['/api/v3/a']]);
+    expect(recorder.written).toBe(1);
+  });
+
+  it('keeps recording after the flush timer fires while a flush is still writing', async () => {
+    recorder.record(refused('/first'));
+    db.holdNext = true;
+    await wait(1);
+    expect(db.writes).toEqual([['/first']]); // held: this flush is still in progress
+
+    recorder.record(refused('/during'));
+    await wait(1); // the timer of '/during' fires while the first flush runs
+    db.release();
+    await wait(1);
+    recorder.record(refused('/after'));
+    await wait(5);
+
+    expect(db.written()).toEqual(expect.arrayContaining(['/first', '/during', '/after']));
+    expect(recorder.written).toBe(3);
+  });
+
+  it('keeps scheduling after a failed write that overlapped a timer, and writes the failed warnings again', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    recorder.record(refused('/first'));
+    db.holdNext = true;
+    await wait(1);
+
+    recorder.record(refused('/during'));
+    await wait(1);
+    db.fail(new Error('connection reset'));
+    await wait(1);
+    recorder.record(refused('/after'));
+    await wait(5);
+
+    expect(db.written().filter((path) => path === '/first')).toHaveLength(2);
+    expect(db.written()).toEqual(expect.arrayContaining(['/during', '/after']));
+    expect(recorder.written).toBe(3);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('connection reset'));
+  });
+
+  it('on close, waits for a running flush and then writes what arrived during it', async () => {
+    recorder.record(refused('/first'));
+    db.holdNext = true;
+    await wait(1);
+    recorder.record(refused('/during'));
+
+    const closing = Promise.all(db.drains.map((drain) => drain()));
+    db.release();
+    await closing;
+
+    expect(db.written()).toEqual(['/first', '/during']);
+    // Nothing is scheduled once closed: the database is gone.
+    recorder.record(refused('/late'));
+    await wait(5);
+    expect(db.written()).toEqual(['/first', '/during']);
+  });
+});
