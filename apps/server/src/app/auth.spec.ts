@@ -95,6 +95,35 @@ describe('admin sign-in and sessions', () => {
   });
 });
 
+describe('concurrent failed sign-ins', () => {
+  let t: TestApp;
+
+  // An app of its own: these attempts use up most of the client address's budget.
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('checks at most the allowed number of passwords for one username and refuses the rest with 429', async () => {
+    // `then` sends each at once: all 40 are in flight together.
+    const attempts = Array.from({ length: 40 }, (_, i) =>
+      request(t.app.getHttpServer())
+        .post('/api/auth/sign-in')
+        .set('Origin', t.config.publicOrigin)
+        .send({ username: 'admin', password: `wrong guess ${i}` })
+        .then((response) => response),
+    );
+    const responses = await Promise.all(attempts);
+    const statuses = responses.map((response) => response.status);
+    // Atomic reservation before the password check: exactly the allowed number are checked (401).
+    expect(statuses.filter((status) => status === 401)).toHaveLength(FAILURES_PER_USER_AND_ADDRESS);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - FAILURES_PER_USER_AND_ADDRESS);
+    for (const response of responses.filter((r) => r.status === 429)) {
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('admin sessions behind https and extra origins', () => {
   let t: TestApp;
 

@@ -5,22 +5,42 @@ import {
   TooManySignInsException,
 } from './sign-in-throttle';
 
+class WrongPassword extends Error {}
+
+/** A fake password check: counts how often it ran; `slow` keeps every attempt in flight together. */
+function passwordCheck(outcome: 'right' | 'wrong', slow = false) {
+  const check = async () => {
+    check.calls += 1;
+    if (slow) await new Promise((resolve) => setImmediate(resolve));
+    if (outcome === 'wrong') throw new WrongPassword('wrong password');
+    return true;
+  };
+  check.calls = 0;
+  return check;
+}
+
+/** What an attempt ended with: the check's result, or the error it was refused with. */
+const outcome = (attempt: Promise<unknown>) => attempt.catch((error: unknown) => error);
+
 describe(SignInThrottle.name, () => {
   it('blocks a username on one address after too many failures, not other users or addresses', async () => {
     const throttle = new SignInThrottle();
+    const wrong = passwordCheck('wrong');
     for (let i = 0; i < FAILURES_PER_USER_AND_ADDRESS; i += 1) {
-      await throttle.check('Admin', '10.0.0.1');
-      await throttle.recordFailure('Admin', '10.0.0.1');
+      expect(await outcome(throttle.attempt('Admin', '10.0.0.1', wrong))).toBeInstanceOf(WrongPassword);
     }
-    await expect(throttle.check('admin', '10.0.0.1')).rejects.toBeInstanceOf(TooManySignInsException);
-    await expect(throttle.check('admin', '10.0.0.2')).resolves.toBeUndefined();
-    await expect(throttle.check('other', '10.0.0.1')).resolves.toBeUndefined();
+    const right = passwordCheck('right');
+    expect(await outcome(throttle.attempt('admin', '10.0.0.1', right))).toBeInstanceOf(TooManySignInsException);
+    expect(right.calls).toBe(0);
+    await expect(throttle.attempt('admin', '10.0.0.2', right)).resolves.toBe(true);
+    await expect(throttle.attempt('other', '10.0.0.1', right)).resolves.toBe(true);
   });
 
   it('tells when to retry', async () => {
     const throttle = new SignInThrottle();
-    for (let i = 0; i < FAILURES_PER_USER_AND_ADDRESS; i += 1) await throttle.recordFailure('a', 'x');
-    const error = await throttle.check('a', 'x').catch((e: unknown) => e);
+    for (let i = 0; i < FAILURES_PER_USER_AND_ADDRESS; i += 1)
+      await outcome(throttle.attempt('a', 'x', passwordCheck('wrong')));
+    const error = await outcome(throttle.attempt('a', 'x', passwordCheck('wrong')));
     expect(error).toBeInstanceOf(TooManySignInsException);
     expect((error as TooManySignInsException).retryAfterSeconds).toBeGreaterThan(14 * 60);
     expect((error as TooManySignInsException).getStatus()).toBe(429);
@@ -28,15 +48,54 @@ describe(SignInThrottle.name, () => {
 
   it('forgets a pair after a success', async () => {
     const throttle = new SignInThrottle();
-    for (let i = 0; i < FAILURES_PER_USER_AND_ADDRESS - 1; i += 1) await throttle.recordFailure('a', 'x');
-    await throttle.recordSuccess('a', 'x');
-    await throttle.recordFailure('a', 'x');
-    await expect(throttle.check('a', 'x')).resolves.toBeUndefined();
+    const wrong = passwordCheck('wrong');
+    for (let i = 0; i < FAILURES_PER_USER_AND_ADDRESS - 1; i += 1) await outcome(throttle.attempt('a', 'x', wrong));
+    await expect(throttle.attempt('a', 'x', passwordCheck('right'))).resolves.toBe(true);
+    for (let i = 0; i < FAILURES_PER_USER_AND_ADDRESS; i += 1) await outcome(throttle.attempt('a', 'x', wrong));
+    expect(wrong.calls).toBe(2 * FAILURES_PER_USER_AND_ADDRESS - 1);
   });
 
   it('blocks an address that sprays many usernames', async () => {
     const throttle = new SignInThrottle();
-    for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) await throttle.recordFailure(`user${i}`, 'x');
-    await expect(throttle.check('fresh', 'x')).rejects.toBeInstanceOf(TooManySignInsException);
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1)
+      await outcome(throttle.attempt(`user${i}`, 'x', passwordCheck('wrong')));
+    const right = passwordCheck('right');
+    expect(await outcome(throttle.attempt('fresh', 'x', right))).toBeInstanceOf(TooManySignInsException);
+    expect(right.calls).toBe(0);
+  });
+
+  it('does not count successes against the address', async () => {
+    const throttle = new SignInThrottle();
+    for (let i = 0; i < FAILURES_PER_ADDRESS - 1; i += 1)
+      await outcome(throttle.attempt(`user${i}`, 'x', passwordCheck('wrong')));
+    for (let i = 0; i < 10; i += 1)
+      await expect(throttle.attempt('admin', 'x', passwordCheck('right'))).resolves.toBe(true);
+    expect(await outcome(throttle.attempt('last', 'x', passwordCheck('wrong')))).toBeInstanceOf(WrongPassword);
+    expect(await outcome(throttle.attempt('admin', 'x', passwordCheck('right')))).toBeInstanceOf(
+      TooManySignInsException,
+    );
+  });
+
+  it('lets at most the allowed number of concurrent attempts of one username reach the password check', async () => {
+    const throttle = new SignInThrottle();
+    const wrong = passwordCheck('wrong', true);
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, () => outcome(throttle.attempt('admin', '10.0.0.1', wrong))),
+    );
+    expect(wrong.calls).toBe(FAILURES_PER_USER_AND_ADDRESS);
+    expect(outcomes.filter((o) => o instanceof WrongPassword)).toHaveLength(FAILURES_PER_USER_AND_ADDRESS);
+    expect(outcomes.filter((o) => o instanceof TooManySignInsException)).toHaveLength(
+      40 - FAILURES_PER_USER_AND_ADDRESS,
+    );
+  });
+
+  it('lets at most the allowed number of concurrent attempts of one address reach the password check', async () => {
+    const throttle = new SignInThrottle();
+    const wrong = passwordCheck('wrong', true);
+    const outcomes = await Promise.all(
+      Array.from({ length: 2 * FAILURES_PER_ADDRESS }, (_, i) => outcome(throttle.attempt(`user${i}`, 'x', wrong))),
+    );
+    expect(wrong.calls).toBe(FAILURES_PER_ADDRESS);
+    expect(outcomes.filter((o) => o instanceof TooManySignInsException)).toHaveLength(FAILURES_PER_ADDRESS);
   });
 });

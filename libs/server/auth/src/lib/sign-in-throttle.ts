@@ -18,7 +18,11 @@ export class TooManySignInsException extends RetryAfterException {
   }
 }
 
-/** Throttles failed sign-ins per username and client address (and per address across usernames). */
+/**
+ * Throttles failed sign-ins per username and client address (and per address across usernames).
+ * Every attempt takes its point before the password is checked (an atomic `consume`), so concurrent
+ * attempts cannot all pass a check made before any of them has failed; a success gives it back.
+ */
 @Injectable()
 export class SignInThrottle {
   private readonly perUser = new RateLimiterMemory({
@@ -34,32 +38,38 @@ export class SignInThrottle {
     blockDuration: WINDOW_SECONDS,
   });
 
-  /** Throws 429 when this username/address pair or this address is blocked. */
-  async check(username: string, address: string): Promise<void> {
-    const [user, client] = await Promise.all([
-      this.perUser.get(this.userKey(username, address)),
-      this.perAddress.get(address),
-    ]);
-    const blockedFor = Math.max(
-      this.blockedMs(user, FAILURES_PER_USER_AND_ADDRESS),
-      this.blockedMs(client, FAILURES_PER_ADDRESS),
-    );
-    if (blockedFor > 0) throw new TooManySignInsException(Math.ceil(blockedFor / 1000));
+  /**
+   * Runs `verify` (the password check) as one sign-in attempt of this username from this address:
+   * throws 429 without running it when the pair or the address has no attempt left. A failure (any
+   * error of `verify`) keeps the attempt counted; a success forgets the pair's failures and gives the
+   * address its attempt back.
+   */
+  async attempt<T>(username: string, address: string, verify: () => Promise<T>): Promise<T> {
+    const userKey = this.userKey(username, address);
+    await this.take(this.perUser, userKey);
+    try {
+      await this.take(this.perAddress, address);
+    } catch (error) {
+      await this.perUser.reward(userKey, 1);
+      throw error;
+    }
+    const result = await verify();
+    await Promise.all([this.perUser.delete(userKey), this.perAddress.reward(address, 1)]);
+    return result;
   }
 
-  async recordFailure(username: string, address: string): Promise<void> {
-    await Promise.all([this.perUser.penalty(this.userKey(username, address)), this.perAddress.penalty(address)]);
-  }
-
-  async recordSuccess(username: string, address: string): Promise<void> {
-    await this.perUser.delete(this.userKey(username, address));
+  private async take(limiter: RateLimiterMemory, key: string): Promise<void> {
+    try {
+      await limiter.consume(key, 1);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        throw new TooManySignInsException(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+      }
+      throw rejection;
+    }
   }
 
   private userKey(username: string, address: string): string {
     return `${username.toLowerCase()}|${address}`;
-  }
-
-  private blockedMs(res: RateLimiterRes | null, limit: number): number {
-    return res && res.consumedPoints >= limit ? res.msBeforeNext : 0;
   }
 }

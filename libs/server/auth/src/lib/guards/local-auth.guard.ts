@@ -7,8 +7,8 @@ import { SignInDto } from '../dto/sign-in.dto';
 import { SignInThrottle } from '../sign-in-throttle';
 
 /**
- * Sign-in: validates the body, refuses a throttled (username, address) with 429, then runs the
- * local strategy and records the outcome for throttling.
+ * Sign-in: validates the body, then runs the local strategy as one throttled attempt of this
+ * (username, address): refused with 429 before the password is checked when none is left.
  */
 @Injectable()
 export class LocalAuthGuard extends AuthGuard('local') {
@@ -24,14 +24,6 @@ export class LocalAuthGuard extends AuthGuard('local') {
       throw new BadRequestException(errors.flatMap((e) => Object.values(e.constraints ?? {})));
     }
     const address = request.ip ?? 'unknown';
-    await this.throttle.check(dto.username, address);
-    try {
-      const ok = (await super.canActivate(context)) as boolean;
-      await this.throttle.recordSuccess(dto.username, address);
-      return ok;
-    } catch (error) {
-      await this.throttle.recordFailure(dto.username, address);
-      throw error;
-    }
+    return this.throttle.attempt(dto.username, address, async () => (await super.canActivate(context)) as boolean);
   }
 }
