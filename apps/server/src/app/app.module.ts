@@ -1,7 +1,7 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppsModule } from '@arrbiter/server/apps';
-import { AuthModule, OriginGuard, SessionGuard } from '@arrbiter/server/auth';
+import { AdminRequest, AuthModule, OriginGuard, SessionGuard } from '@arrbiter/server/auth';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { AppConfig, Clock, ConfigModule } from '@arrbiter/server/config';
 import { CryptoModule } from '@arrbiter/server/crypto';
@@ -11,7 +11,7 @@ import { HistoryModule } from '@arrbiter/server/history';
 import { TemplateSyncModule } from '@arrbiter/server/template-sync';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { HealthModule } from '@arrbiter/server/health';
-import { AllExceptionsFilter, buildLoggerOptions } from '@arrbiter/server/http';
+import { AllExceptionsFilter, buildLoggerOptions, JsonBodyGuard } from '@arrbiter/server/http';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
 import { WarningsModule } from '@arrbiter/server/warnings';
@@ -24,6 +24,16 @@ export interface AppModuleOptions {
   logDestination?: DestinationStream;
   /** The server's clock (tests pass a `TestClock` to move time). */
   clock?: Clock;
+}
+
+/**
+ * How much JSON a request may send, decided once the Origin and session guards let it in: a few KB on
+ * public routes (sign-in), 100 KB for an administrator, 10 MB for an administrator's OpenAPI upload.
+ */
+function jsonBodyLimit(request: AdminRequest): string {
+  // The session guard names the administrator; on a public route there is none.
+  if (!request.admin) return '4kb';
+  return request.path.startsWith('/api/admin/v1/openapi/') ? '10mb' : '100kb';
 }
 
 /** Wiring only: configuration, database, logging, the global pipeline and the domain modules. */
@@ -55,9 +65,11 @@ export class AppModule {
           useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Order matters: a forged write is refused before any session lookup.
+        // Order matters: a forged write is refused before any session lookup, and no body is read
+        // before both have let the request in (a future credential's guard goes before the body too).
         { provide: APP_GUARD, useExisting: OriginGuard },
         { provide: APP_GUARD, useExisting: SessionGuard },
+        { provide: APP_GUARD, useValue: new JsonBodyGuard(jsonBodyLimit) },
       ],
     };
   }
