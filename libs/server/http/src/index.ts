@@ -4,3 +4,4 @@ export * from './lib/json-body.guard';
 export * from './lib/logger-options';
 export * from './lib/retry-after.exception';
 export * from './lib/pagination';
+export * from './lib/read-limited';

@@ -2,6 +2,7 @@ import { BadRequestException, Injectable, Logger, OnApplicationBootstrap } from 
 import type { OpenApiDocumentDto } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
+import { readLimitedText } from '@arrbiter/server/http';
 import { DataSource, Repository } from 'typeorm';
 import { mergeCatalogs } from './catalog';
 import { OpenApiDocumentEntity } from './entities/openapi-document.entity';
@@ -131,11 +132,12 @@ export class CatalogService implements OnApplicationBootstrap {
       const url = sourceUrl(template, serviceType, version);
       try {
         const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-        if (!response.ok || Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) {
+        if (!response.ok) {
           await response.body?.cancel();
           continue;
         }
-        const document: unknown = await response.json();
+        // Counted as it arrives: a chunked answer declares no length, and the transfer stops at the limit.
+        const document: unknown = JSON.parse(await readLimitedText(response, MAX_DOCUMENT_BYTES));
         const routes = parseOpenApi(document);
         if (routes.length > 0) return { document, routes, source: 'source' as const };
       } catch (error) {

@@ -1,7 +1,11 @@
 import { BadGatewayException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { BodyTooLargeError, readLimitedText } from '@arrbiter/server/http';
 
 const TIMEOUT_MS = 10_000;
-const MAX_BODY_BYTES = 1024 * 1024;
+/** What a discovery answer may weigh (`/api`, `system/status`): a Servarr's are a few hundred bytes. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** What an upstream's own OpenAPI description may weigh (the real ones are about 300 KB). */
+export const MAX_OPENAPI_BYTES = 10 * 1024 * 1024;
 
 /** What an upstream says about itself. */
 export interface Discovery {
@@ -21,8 +25,16 @@ function describeNetworkError(error: unknown): string {
 /** Talks to a Servarr's own API with its own key (service discovery, OpenAPI descriptions). */
 @Injectable()
 export class ServarrClient {
-  /** GET `{base}{path}` with the key; network failures become 502, a refused key 422. */
-  async getJson(baseUrl: string, path: string, apiKey: string): Promise<{ status: number; body: unknown }> {
+  /**
+   * GET `{base}{path}` with the key; network failures become 502, a refused key 422, and a body over
+   * `maxBytes` 422 (counted as it arrives: the transfer stops there, declared length or not).
+   */
+  async getJson(
+    baseUrl: string,
+    path: string,
+    apiKey: string,
+    maxBytes = MAX_BODY_BYTES,
+  ): Promise<{ status: number; body: unknown }> {
     let response: Response;
     try {
       response = await fetch(`${baseUrl}${path}`, {
@@ -43,12 +55,16 @@ export class ServarrClient {
       await response.body?.cancel();
       throw new UnprocessableEntityException('The upstream refused the API key');
     }
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      await response.body?.cancel();
-      throw new UnprocessableEntityException(`${path} answered with ${declared} bytes: not a Servarr`);
+    let text: string;
+    try {
+      text = await readLimitedText(response, maxBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        const size = error.declared ? `${error.bytes} bytes` : `more than ${maxBytes} bytes`;
+        throw new UnprocessableEntityException(`${path} answered with ${size}: not a Servarr`);
+      }
+      throw new BadGatewayException(`Cannot read ${new URL(baseUrl).origin}: ${describeNetworkError(error)}`);
     }
-    const text = await response.text();
     let body: unknown;
     try {
       body = JSON.parse(text);

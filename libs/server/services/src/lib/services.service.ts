@@ -10,7 +10,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { checkBaseUrl } from './base-url';
 import { CreateServiceDto, UpdateServiceDto } from './dto/create-service.dto';
 import { ServiceEntity } from './entities/service.entity';
-import { Discovery, ServarrClient } from './servarr-client';
+import { Discovery, MAX_OPENAPI_BYTES, ServarrClient } from './servarr-client';
 
 /** The purpose an upstream key is encrypted for (bound into the ciphertext). */
 export const SERVICE_KEY_PURPOSE = 'service-api-key';
@@ -189,7 +189,12 @@ export class ServicesService {
 
   private async fetchCatalog(service: ServiceEntity, apiKey: string): Promise<void> {
     await this.catalog.ensure(service.type, service.apiVersions, async (version) => {
-      const { status, body } = await this.client.getJson(service.baseUrl, `/api/${version}/openapi.json`, apiKey);
+      const { status, body } = await this.client.getJson(
+        service.baseUrl,
+        `/api/${version}/openapi.json`,
+        apiKey,
+        MAX_OPENAPI_BYTES,
+      );
       return status === 200 ? body : undefined;
     });
   }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { TemplateRepositorySettings } from '@arrbiter/contracts';
+import { BodyTooLargeError, ByteBudget, limitBytes } from '@arrbiter/server/http';
 import { ParsedTemplates, readTemplateDirectory } from '@arrbiter/server/templates';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 
@@ -33,35 +34,38 @@ async function collect(
   return copy;
 }
 
-/** isomorphic-git's HTTP client on fetch, with one deadline and one byte budget for the whole fetch. */
-function limitedHttp(limits: FetchLimits, signal: AbortSignal): HttpClient {
-  let received = 0;
+/**
+ * isomorphic-git's HTTP client on fetch, with one deadline and one byte budget for the whole fetch.
+ * Bytes are counted as they arrive (declared length or not); past the budget the body is cancelled,
+ * which closes the connection.
+ */
+function limitedHttp(budget: ByteBudget, signal: AbortSignal): HttpClient {
   return {
     async request({ url, method = 'GET', headers = {}, body }: GitHttpRequest): Promise<GitHttpResponse> {
       const payload = await collect(body);
       const response = await fetch(url, { method, headers, body: payload, signal, redirect: 'follow' });
-      async function* limited(): AsyncIterableIterator<Uint8Array> {
-        if (!response.body) return;
-        for await (const chunk of response.body) {
-          received += chunk.byteLength;
-          if (received > limits.maxBytes)
-            throw new RepositoryFetchError(`the repository is larger than ${limits.maxBytes / 1024 / 1024} MB`);
-          yield chunk;
-        }
-      }
       return {
         url: response.url,
         method,
         statusCode: response.status,
         statusMessage: response.statusText,
         headers: Object.fromEntries(response.headers),
-        body: limited(),
+        body: response.body ? limitBytes(response.body, budget) : undefined,
       };
     },
   };
 }
 
-function describe(error: unknown, settings: TemplateRepositorySettings, limits: FetchLimits): string {
+function describe(
+  error: unknown,
+  settings: TemplateRepositorySettings,
+  limits: FetchLimits,
+  budget: ByteBudget,
+): string {
+  // isomorphic-git's pkt-line reader takes a failing body for its end, and then reports something
+  // else (a ref not found): the budget says what happened.
+  if (error instanceof BodyTooLargeError || budget.exceeded)
+    return `the repository is larger than ${limits.maxBytes / 1024 / 1024} MB`;
   if (error instanceof RepositoryFetchError) return error.message;
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${limits.timeoutMs / 1000} s`;
@@ -102,7 +106,8 @@ export async function fetchTemplateRepository(
   const dir = await mkdtemp(join(workDir, 'checkout-'));
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
-    const http = limitedHttp(limits, signal);
+    const budget = new ByteBudget(limits.maxBytes);
+    const http = limitedHttp(budget, signal);
     const isCommit = /^[0-9a-f]{40}$/i.test(settings.ref);
     try {
       await git.clone({
@@ -119,7 +124,7 @@ export async function fetchTemplateRepository(
       });
       if (isCommit) await git.checkout({ fs, dir, ref: settings.ref, force: true });
     } catch (error) {
-      throw new RepositoryFetchError(`cannot fetch ${settings.url}: ${describe(error, settings, limits)}`);
+      throw new RepositoryFetchError(`cannot fetch ${settings.url}: ${describe(error, settings, limits, budget)}`);
     }
     const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
     return { ...(await readTemplateDirectory(await templateRoot(dir, settings.path))), commit };

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fetchTemplateRepository, RepositoryFetchError } from './repository-fetch';
+
+const MiB = 1024 * 1024;
+
+/** One pkt-line (4 hex digits of length, then the payload). */
+function pktLine(payload: string): string {
+  return (payload.length + 4).toString(16).padStart(4, '0') + payload;
+}
+
+/**
+ * A git smart-HTTP server whose ref advertisement never ends: valid pkt-lines, chunked (no
+ * Content-Length), written only as fast as the client reads (backpressure), so `written` is what the
+ * client took plus socket buffers.
+ */
+async function floodingGitServer(total: number) {
+  const seen = { written: 0, closed: false, finished: false };
+  const refs = Array.from({ length: 512 }, (_, i) => pktLine(`${'1'.repeat(40)} refs/heads/b${i}\n`)).join('');
+  const chunk = Buffer.from(refs);
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
+    res.on('close', () => (seen.closed = true));
+    res.write(pktLine('# service=git-upload-pack\n') + '0000');
+    res.write(pktLine(`${'1'.repeat(40)} HEAD\0side-band-64k shallow symref=HEAD:refs/heads/main\n`));
+    const pump = (): void => {
+      while (!seen.closed && seen.written < total) {
+        seen.written += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!seen.closed) {
+        seen.finished = true;
+        res.end('0000');
+      }
+    };
+    pump();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    stop: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition() && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('fetchTemplateRepository over HTTP', () => {
+  let work: string;
+  beforeEach(() => (work = mkdtempSync(join(tmpdir(), 'arrbiter-fetch-'))));
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  it('stops reading an endless chunked answer once past the byte budget, and closes the connection', async () => {
+    const server = await floodingGitServer(64 * MiB);
+    try {
+      const fetching = fetchTemplateRepository(
+        { url: `${server.url}/templates.git`, ref: 'main', path: '', intervalMinutes: 0 },
+        work,
+        { timeoutMs: 60_000, maxBytes: MiB },
+      );
+      await expect(fetching).rejects.toThrow(RepositoryFetchError);
+      await expect(fetching).rejects.toThrow('the repository is larger than 1 MB');
+      await until(() => server.seen.closed || server.seen.finished);
+      // The fetch hung up: the server never got to send the whole body, only the budget plus what the
+      // socket buffers held.
+      expect(server.seen).toMatchObject({ closed: true, finished: false });
+      expect(server.seen.written).toBeLessThan(MiB + 16 * MiB);
+    } finally {
+      await server.stop();
+    }
+  });
+});
