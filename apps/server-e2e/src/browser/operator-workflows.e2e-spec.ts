@@ -54,7 +54,8 @@ describe('operator workflows in a real browser', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
+    // The repository below is a local directory set through the dashboard: it must be inside TEMPLATE_ROOT.
+    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: TEMPLATE_REPO });
     origin = `http://localhost:${server.port}`;
     browser = await openBrowser();
     await browser.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });

@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,10 +84,11 @@ describe('template repository sync', () => {
     rawRequest(base, method, `/proxy/${slug}${path}`, { 'x-api-key': key });
 
   beforeAll(async () => {
-    t = await startTestApp({ OPENAPI_SOURCES: 'none' });
+    work = mkdtempSync(join(tmpdir(), 'arrbiter-sync-'));
+    // Local directories set through the admin API must be inside TEMPLATE_ROOT.
+    t = await startTestApp({ OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: work });
     admin = await t.admin();
     base = await t.listen();
-    work = mkdtempSync(join(tmpdir(), 'arrbiter-sync-'));
     upstream = await FakeServarr.start({ type: 'radarr' });
     service = (
       await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
@@ -142,6 +153,83 @@ describe('template repository sync', () => {
     const again = await sync();
     expect(again).toMatchObject({ added: [], changed: [], deleted: [], keptRemoved: [], proxies: [] });
     expect(again.unchanged).toBe(fixtureNames().length);
+  });
+
+  describe('a local directory set through the admin API', () => {
+    const SETTINGS = '/api/admin/v1/settings/template-repository';
+    const local = (url: string, path = '') => ({ url, ref: '', path, intervalMinutes: 0 });
+    const message = (response: { body: unknown }) => JSON.stringify((response.body as { message: unknown }).message);
+
+    beforeAll(async () => {
+      if (!existsSync(join(work, 'directory'))) cpSync(FIXTURE, join(work, 'directory'), { recursive: true });
+      await settings(join(work, 'directory'));
+    });
+
+    it('refuses a directory outside TEMPLATE_ROOT (/etc), so nothing of it is ever listed', async () => {
+      const before = (await admin.get(SETTINGS).expect(200)).body as TemplateRepositoryStatus;
+      for (const [url, path] of [
+        ['/', 'etc'],
+        ['/etc', ''],
+      ]) {
+        const refused = await admin.put(SETTINGS, local(url, path)).expect(400);
+        expect(message(refused)).toContain('TEMPLATE_ROOT');
+      }
+      await admin.get(SETTINGS).expect(200, before);
+      // A sync still reads the directory set before, inside TEMPLATE_ROOT: no folder of /etc is reported.
+      const report = await sync(true);
+      expect(report.problems).toEqual([]);
+    });
+
+    it('refuses a directory that leaves TEMPLATE_ROOT through ".." or a symbolic link', async () => {
+      symlinkSync('/etc', join(work, 'to-etc'));
+      mkdirSync(join(work, 'links'));
+      symlinkSync('../..', join(work, 'links', 'up'));
+      for (const [url, path] of [
+        [`${work}/..`, ''],
+        [`${work}/directory/../..`, 'etc'],
+        [join(work, 'to-etc'), ''],
+        [work, 'to-etc'],
+        [join(work, 'links', 'up'), ''],
+      ]) {
+        const refused = await admin.put(SETTINGS, local(url, path)).expect(400);
+        expect(message(refused)).toContain('TEMPLATE_ROOT');
+      }
+      // Inside it, even through "..", is fine.
+      await admin.put(SETTINGS, local(`${work}/links/..`, 'directory')).expect(200);
+
+      // Checked again when read: a link that pointed inside and now points out is refused at sync.
+      symlinkSync(join(work, 'directory'), join(work, 'swapped'));
+      await admin.put(SETTINGS, local(join(work, 'swapped'))).expect(200);
+      rmSync(join(work, 'swapped'));
+      symlinkSync('/etc', join(work, 'swapped'));
+      const refused = await admin.post('/api/admin/v1/templates/sync?dryRun=true').expect(502);
+      expect(message(refused)).toContain('is not a directory inside TEMPLATE_ROOT');
+      await settings(join(work, 'directory'));
+    });
+
+    it('never echoes file content in a report: a file it cannot use is named, its bytes never shown', async () => {
+      const secret = 'hunter2-canary';
+      const dir = join(work, 'secrets');
+      mkdirSync(join(dir, 'radarr'), { recursive: true });
+      writeFileSync(join(dir, 'radarr', 'broken.json'), `${secret}\n`);
+      writeFileSync(join(dir, 'radarr', 'half.json'), `{ "/api/v3/movie": ["get"], "${secret}": `);
+      writeFileSync(join(dir, 'radarr', 'methods.json'), JSON.stringify({ '/api/v3/movie': [secret] }));
+      writeFileSync(join(dir, 'radarr', 'paths.json'), JSON.stringify({ [`${secret}/x`]: ['get'], x: 7 }));
+      writeFileSync(join(dir, 'radarr', 'string.json'), JSON.stringify(secret));
+      await settings(dir);
+      const report = await sync(true);
+      expect(report.problems.map((p) => p.file)).toEqual([
+        'radarr/broken.json',
+        'radarr/half.json',
+        'radarr/methods.json',
+        'radarr/paths.json',
+        'radarr/string.json',
+      ]);
+      expect(report.problems[0].reason).toMatch(/^not valid JSON/);
+      expect(JSON.stringify(report)).not.toContain(secret);
+      expect(JSON.stringify(report)).not.toContain('hunter');
+      await settings(join(work, 'directory'));
+    });
   });
 
   describe('over HTTP from a git server', () => {
@@ -382,4 +470,38 @@ describe('template repository sync', () => {
       expect(checked).toBeGreaterThan(100);
     },
   );
+});
+
+describe('template repository in a directory the operator names (TEMPLATE_REPOSITORY), without TEMPLATE_ROOT', () => {
+  const SETTINGS = '/api/admin/v1/settings/template-repository';
+  let t: TestApp;
+  let admin: AdminClient;
+  let work: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'arrbiter-operator-dir-'));
+    cpSync(FIXTURE, join(work, 'templates'), { recursive: true });
+    t = await startTestApp({ OPENAPI_SOURCES: 'none', TEMPLATE_REPOSITORY: join(work, 'templates') });
+    admin = await t.admin();
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('syncs the operator’s directory and refuses any other local directory set through the admin API', async () => {
+    // Saving the operator's directory (here: to sync on request only) is allowed: it is the operator's choice.
+    await admin.put(SETTINGS, { url: join(work, 'templates'), ref: '', path: '', intervalMinutes: 0 }).expect(200);
+    const report = (await admin.post('/api/admin/v1/templates/sync').expect(200)).body as TemplateSyncReport;
+    expect(report.problems).toEqual([]);
+    expect(report.added.sort()).toEqual(fixtureNames());
+
+    for (const url of [FIXTURE, '/etc', work]) {
+      const refused = await admin.put(SETTINGS, { url, ref: '', path: '', intervalMinutes: 0 }).expect(400);
+      expect(JSON.stringify((refused.body as { message: unknown }).message)).toContain('TEMPLATE_ROOT is not set');
+    }
+    expect(((await admin.get(SETTINGS).expect(200)).body as TemplateRepositoryStatus).url).toBe(
+      join(work, 'templates'),
+    );
+  });
 });

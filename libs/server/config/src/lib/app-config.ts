@@ -48,4 +48,10 @@ export class AppConfig {
    * Starr Proxy templates by default; `url` is '' when `TEMPLATE_REPOSITORY=none`.
    */
   readonly templateRepository!: { readonly url: string; readonly ref: string; readonly path: string };
+  /**
+   * `TEMPLATE_ROOT`: the only directory tree a local-directory template repository set through the
+   * admin API may be in (absolute); `undefined`: none may be set that way. The directory named in
+   * `TEMPLATE_REPOSITORY` is the operator's choice and allowed regardless.
+   */
+  readonly templateRoot!: string | undefined;
 }

@@ -106,6 +106,14 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ DATA_DIR: dir, OPENAPI_SOURCES: 'none' }).openapiSources).toEqual([]);
   });
 
+  it('takes TEMPLATE_ROOT as an absolute directory, unset by default', () => {
+    expect(loadConfig({ DATA_DIR: dir }).templateRoot).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, TEMPLATE_ROOT: `${dir}/templates/` }).templateRoot).toBe(join(dir, 'templates'));
+    expect(problemsOf({ TEMPLATE_ROOT: 'templates' })).toEqual([
+      'TEMPLATE_ROOT: "templates" is not an absolute directory',
+    ]);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATA_DIR: dir, PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
   });

@@ -107,6 +107,10 @@ class EnvironmentVariables {
   TEMPLATE_REPOSITORY?: string;
 
   @IsOptional()
+  @IsString()
+  TEMPLATE_ROOT?: string;
+
+  @IsOptional()
   @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
     message:
       'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses/CIDRs (loopback, uniquelocal…)',
@@ -279,6 +283,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
       );
   }
 
+  const templateRoot = env.TEMPLATE_ROOT?.trim() || undefined;
+  if (templateRoot !== undefined && !isAbsolute(templateRoot)) {
+    problems.push(`TEMPLATE_ROOT: ${JSON.stringify(templateRoot)} is not an absolute directory`);
+  }
+
   let openapiSources: string[] = DEFAULT_OPENAPI_SOURCES;
   if (env.OPENAPI_SOURCES !== undefined) {
     const items = env.OPENAPI_SOURCES.split(',')
@@ -331,6 +340,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS ?? 30_000,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     templateRepository,
+    templateRoot: templateRoot === undefined ? undefined : resolve(templateRoot),
   } satisfies AppConfig);
 }
 
@@ -350,6 +360,7 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   LOG_LEVEL = undefined;
   OPENAPI_SOURCES = undefined;
   TEMPLATE_REPOSITORY = undefined;
+  TEMPLATE_ROOT = undefined;
   TRUST_PROXY = undefined;
   SESSION_IDLE_HOURS = undefined;
   SESSION_MAX_HOURS = undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,5 +76,37 @@ describe('fetchTemplateRepository over HTTP', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('fetchTemplateRepository from a local directory', () => {
+  let work: string;
+  beforeEach(() => (work = mkdtempSync(join(tmpdir(), 'arrbiter-local-'))));
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  it('reads only inside the directories the rules allow, resolving symbolic links at read time', async () => {
+    mkdirSync(join(work, 'root', 'templates', 'radarr'), { recursive: true });
+    writeFileSync(join(work, 'root', 'templates', 'radarr', 'a.json'), JSON.stringify({ '/api/v3/movie': ['get'] }));
+    symlinkSync('/etc', join(work, 'root', 'elsewhere'));
+    const rules = { templateRoot: join(work, 'root'), operatorDirectory: undefined };
+    const read = (url: string, path = '') =>
+      fetchTemplateRepository({ url, ref: '', path, intervalMinutes: 0 }, work, undefined, rules);
+
+    expect([...(await read(join(work, 'root'), 'templates')).templates.keys()]).toEqual(['a']);
+    for (const [url, path] of [
+      ['/etc', ''],
+      [join(work, 'root', 'elsewhere'), ''],
+      [join(work, 'root'), 'elsewhere'],
+      [`${join(work, 'root')}/..`, ''],
+    ]) {
+      await expect(read(url, path)).rejects.toThrow(/is not a directory inside TEMPLATE_ROOT/);
+    }
+    // Without TEMPLATE_ROOT, only the operator's own directory.
+    await expect(
+      fetchTemplateRepository({ url: join(work, 'root'), ref: '', path: '', intervalMinutes: 0 }, work, undefined, {
+        templateRoot: undefined,
+        operatorDirectory: join(work, 'root', 'templates'),
+      }),
+    ).rejects.toThrow(/TEMPLATE_ROOT is not set/);
   });
 });

@@ -5,6 +5,8 @@ import type { TemplateRepositorySettings } from '@arrbiter/contracts';
 import { BodyTooLargeError, ByteBudget, limitBytes } from '@arrbiter/server/http';
 import { ParsedTemplates, readTemplateDirectory } from '@arrbiter/server/templates';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import { isLocalDirectory, localDirectoryProblem, LocalDirectoryRules } from './local-directory';
+import { withoutContent } from './problem-reasons';
 
 /** Limits of one fetch: a hostile or huge repository fails the sync instead of the server. */
 export interface FetchLimits {
@@ -86,19 +88,29 @@ async function templateRoot(root: string, path: string): Promise<string> {
   return real;
 }
 
+/** Reads a folder of templates; the problems name files and never quote them. */
+async function readTemplates(folder: string, commit: string | null): Promise<FetchedTemplates> {
+  const { templates, problems } = await readTemplateDirectory(folder);
+  return { templates, problems: withoutContent(problems), commit };
+}
+
 /**
- * Reads the templates of a repository: a local directory directly, a git URL by a shallow clone
- * over HTTP(S) (isomorphic-git, no git binary) into a temporary folder under `workDir`, removed after.
+ * Reads the templates of a repository: a local directory directly (only where `rules` allow, when
+ * given), a git URL by a shallow clone over HTTP(S) (isomorphic-git, no git binary) into a temporary
+ * folder under `workDir`, removed after.
  */
 export async function fetchTemplateRepository(
   settings: TemplateRepositorySettings,
   workDir: string,
   limits: FetchLimits = DEFAULT_FETCH_LIMITS,
+  rules?: LocalDirectoryRules,
 ): Promise<FetchedTemplates> {
-  if (settings.url.startsWith('/')) {
+  if (isLocalDirectory(settings.url)) {
+    const refused = rules && (await localDirectoryProblem(settings.url, settings.path, rules));
+    if (refused) throw new RepositoryFetchError(refused);
     const root = await realpath(settings.url).catch(() => undefined);
     if (!root) throw new RepositoryFetchError(`cannot read ${settings.url}: no such directory`);
-    return { ...(await readTemplateDirectory(await templateRoot(root, settings.path))), commit: null };
+    return readTemplates(await templateRoot(root, settings.path), null);
   }
   // Loaded on the first sync, not at start-up (it is a large module).
   const { default: git } = await import('isomorphic-git');
@@ -127,7 +139,7 @@ export async function fetchTemplateRepository(
       throw new RepositoryFetchError(`cannot fetch ${settings.url}: ${describe(error, settings, limits, budget)}`);
     }
     const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
-    return { ...(await readTemplateDirectory(await templateRoot(dir, settings.path))), commit };
+    return await readTemplates(await templateRoot(dir, settings.path), commit);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

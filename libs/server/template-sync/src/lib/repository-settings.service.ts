@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import type { TemplateRepositorySettings, TemplateRepositoryStatus } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { ChangesService } from '@arrbiter/server/history';
 import { DataSource } from 'typeorm';
 import { SettingEntity } from './entities/setting.entity';
+import { isLocalDirectory, localDirectoryProblem, localDirectoryRules } from './local-directory';
 
 const SETTINGS_KEY = 'template-repository';
 const LAST_SYNC_KEY = 'template-repository.last-sync';
@@ -46,6 +47,11 @@ export class RepositorySettingsService {
       path: settings.path.trim().replace(/\/+$/, ''),
       intervalMinutes: settings.intervalMinutes,
     };
+    // A local directory set here must be inside TEMPLATE_ROOT (or the operator's TEMPLATE_REPOSITORY).
+    if (isLocalDirectory(value.url)) {
+      const refused = await localDirectoryProblem(value.url, value.path, localDirectoryRules(this.config));
+      if (refused) throw new BadRequestException(refused);
+    }
     await this.dataSource.transaction(async (manager) => {
       await manager.getRepository(SettingEntity).save({ key: SETTINGS_KEY, value });
       await this.audit.record(

@@ -37,6 +37,7 @@ import {
   fetchTemplateRepository,
   RepositoryFetchError,
 } from './repository-fetch';
+import { localDirectoryRules } from './local-directory';
 import { RepositorySettingsService } from './repository-settings.service';
 
 /** The PostgreSQL advisory lock that keeps syncs from running at once, across replicas too. */
@@ -115,7 +116,12 @@ export class TemplateSyncService {
     if (settings.url === '') throw new BadRequestException('No template repository is configured');
     let fetched: FetchedTemplates;
     try {
-      fetched = await fetchTemplateRepository(settings, join(this.config.dataDir, 'template-repository'), this.limits);
+      fetched = await fetchTemplateRepository(
+        settings,
+        join(this.config.dataDir, 'template-repository'),
+        this.limits,
+        localDirectoryRules(this.config),
+      );
     } catch (error) {
       if (!(error instanceof RepositoryFetchError)) throw error;
       if (!dryRun) await this.failed(actor, error.message);
