@@ -1,6 +1,7 @@
 import type {
   AllowlistMap,
   AllowlistResponse,
+  ApiError,
   AppDto,
   ChangeDto,
   EndpointsResponse,
@@ -179,6 +180,20 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       await save(proxy.id, {});
       expect((await allowlist(proxy.id)).effective).toEqual(DASHBOARD['dashboard']['radarr']);
       expect((await call('overrides', key, 'GET', '/api/v3/movie/lookup')).status).toBe(403);
+    });
+
+    it('refuses an override path whose parameters have no literal text between them, with the reason', async () => {
+      const { proxy } = await newApp('adjacent-params', 'dashboard');
+      const response = await admin
+        .put(`/api/admin/v1/proxies/${proxy.id}/config`, {
+          overrides: { '/api/v3/x{a}{b}{c}{d}{e}{f}{g}y': ['get'] },
+          active: true,
+        })
+        .expect(400);
+      expect((response.body as ApiError).message).toEqual([
+        'overrides: "/api/v3/x{a}{b}{c}{d}{e}{f}{g}y": segment "x{a}{b}{c}{d}{e}{f}{g}y" has parameters with no literal text between them ({a}{b}): separate them, e.g. {a}-{b}',
+      ]);
+      expect((await allowlist(proxy.id)).overrides).toEqual({});
     });
   });
 

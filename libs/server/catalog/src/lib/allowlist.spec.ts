@@ -1,4 +1,4 @@
-import { diffGrants, effectiveAllowlist, grantsOf, withGrants } from './allowlist';
+import { diffGrants, effectiveAllowlist, grantsOf, overrideProblems, withGrants } from './allowlist';
 
 describe('allowlists', () => {
   const template = { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'], '/api/v3/calendar': ['get'] };
@@ -35,6 +35,17 @@ describe('allowlists', () => {
       { path: '/a', method: 'get' },
       { path: '/a', method: 'put' },
       { path: '/b', method: 'get' },
+    ]);
+  });
+});
+
+describe(overrideProblems.name, () => {
+  it('refuses a path whose parameters have no literal text between them, with the reason', () => {
+    expect(overrideProblems({ '/api/v3/x{a}{b}{c}{d}{e}{f}{g}y': ['get'], '/api/v3/movie/{id}': ['get'] })).toEqual([
+      'overrides: "/api/v3/x{a}{b}{c}{d}{e}{f}{g}y": segment "x{a}{b}{c}{d}{e}{f}{g}y" has parameters with no literal text between them ({a}{b}): separate them, e.g. {a}-{b}',
+    ]);
+    expect(overrideProblems({ '/x/{a}.{b}.{c}.{d}.{e}': ['get'] })).toEqual([
+      expect.stringContaining('has 5 parameters (at most 4 in one segment)'),
     ]);
   });
 });

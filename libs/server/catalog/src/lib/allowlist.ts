@@ -1,6 +1,6 @@
 import type { Grant } from '@arrbiter/contracts';
 import { HTTP_METHODS, HttpMethod, isHttpMethod } from './http-method';
-import { isRoutePath, routeShape } from './route-path';
+import { isRoutePath, routeShape, routeTemplateProblem } from './route-path';
 
 /** The stored override form: `{"/api/v3/movie/{id}": ["get", "put"]}`. */
 export type AllowlistMap = Record<string, string[]>;
@@ -105,6 +105,11 @@ export function overrideProblems(overrides: unknown): string[] {
       problems.push(
         `overrides: "${path.slice(0, 200)}" is not an API path (absolute, segments literal or {param}, no query)`,
       );
+      continue;
+    }
+    const problem = routeTemplateProblem(path);
+    if (problem !== undefined) {
+      problems.push(`overrides: ${problem}`);
       continue;
     }
     const shape = routeShape(path);

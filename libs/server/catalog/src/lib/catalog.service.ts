@@ -51,7 +51,10 @@ export class CatalogService implements OnApplicationBootstrap {
     this.routes.clear();
     for (const doc of await this.documents.find()) {
       try {
-        this.routes.set(key(doc.serviceType, doc.apiVersion), parseOpenApi(doc.document));
+        this.routes.set(
+          key(doc.serviceType, doc.apiVersion),
+          this.parse(doc.document, doc.serviceType, doc.apiVersion),
+        );
       } catch (error) {
         this.logger.warn(
           `Stored description ${doc.serviceType}/${doc.apiVersion} is unusable: ${(error as Error).message}`,
@@ -80,7 +83,7 @@ export class CatalogService implements OnApplicationBootstrap {
     if (!API_VERSION.test(apiVersion)) throw new BadRequestException('apiVersion must look like v3');
     let routes: CatalogRoute[];
     try {
-      routes = parseOpenApi(document);
+      routes = this.parse(document, serviceType, apiVersion);
     } catch (error) {
       if (error instanceof InvalidOpenApiError) throw new BadRequestException(error.message);
       throw error;
@@ -104,7 +107,8 @@ export class CatalogService implements OnApplicationBootstrap {
     let added = false;
     for (const version of apiVersions) {
       if (this.routes.has(key(serviceType, version))) continue;
-      const found = (await this.tryUpstream(fromUpstream, version)) ?? (await this.trySources(serviceType, version));
+      const found =
+        (await this.tryUpstream(fromUpstream, serviceType, version)) ?? (await this.trySources(serviceType, version));
       if (!found) {
         this.logger.warn(
           `No OpenAPI description for ${serviceType}/${version}: upload one (PUT /api/admin/v1/openapi/${serviceType}/${version})`,
@@ -117,10 +121,10 @@ export class CatalogService implements OnApplicationBootstrap {
     if (added) await this.changes.publish('catalog');
   }
 
-  private async tryUpstream(fetcher: UpstreamDescriptionFetcher, version: string) {
+  private async tryUpstream(fetcher: UpstreamDescriptionFetcher, serviceType: string, version: string) {
     try {
       const document = await fetcher(version);
-      const routes = document === undefined ? [] : parseOpenApi(document);
+      const routes = document === undefined ? [] : this.parse(document, serviceType, version);
       return routes.length > 0 ? { document, routes, source: 'upstream' as const } : undefined;
     } catch {
       return undefined;
@@ -138,13 +142,20 @@ export class CatalogService implements OnApplicationBootstrap {
         }
         // Counted as it arrives: a chunked answer declares no length, and the transfer stops at the limit.
         const document: unknown = JSON.parse(await readLimitedText(response, MAX_DOCUMENT_BYTES));
-        const routes = parseOpenApi(document);
+        const routes = this.parse(document, serviceType, version);
         if (routes.length > 0) return { document, routes, source: 'source' as const };
       } catch (error) {
         this.logger.warn(`Fetching ${url} failed: ${(error as Error).message}`);
       }
     }
     return undefined;
+  }
+
+  /** The routes of a description; each route it leaves out (see `parseOpenApi`) is logged with the reason. */
+  private parse(document: unknown, serviceType: string, apiVersion: string): CatalogRoute[] {
+    return parseOpenApi(document, (_path, reason) =>
+      this.logger.warn(`Description ${serviceType}/${apiVersion}: a route is left out: ${reason}`),
+    );
   }
 
   private async store(

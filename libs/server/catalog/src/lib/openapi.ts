@@ -1,4 +1,5 @@
 import { HttpMethod, isHttpMethod } from './http-method';
+import { routeTemplateProblem } from './route-path';
 
 /** One operation of a catalog route: what the permission editor and route resolution need. */
 export interface CatalogOperation {
@@ -51,8 +52,14 @@ function isCatchAll(path: string): boolean {
   return /^\/\{[^{}/]+\}\/?$/.test(path);
 }
 
-/** Reads the routes of an OpenAPI 3 (or Swagger 2) description. */
-export function parseOpenApi(document: unknown): CatalogRoute[] {
+/** Told of each route of a description that is left out, and why. */
+export type SkippedRouteReporter = (path: string, reason: string) => void;
+
+/**
+ * Reads the routes of an OpenAPI 3 (or Swagger 2) description. A route whose template is refused
+ * (see `routeTemplateProblem`) is left out and reported; the rest of the description still loads.
+ */
+export function parseOpenApi(document: unknown, onSkipped?: SkippedRouteReporter): CatalogRoute[] {
   if (!isObject(document)) throw new InvalidOpenApiError('The description is not a JSON object');
   if (typeof document['openapi'] !== 'string' && typeof document['swagger'] !== 'string') {
     throw new InvalidOpenApiError('The description has neither an "openapi" nor a "swagger" version field');
@@ -62,6 +69,11 @@ export function parseOpenApi(document: unknown): CatalogRoute[] {
   const routes: CatalogRoute[] = [];
   for (const [path, rawItem] of Object.entries(paths)) {
     if (!path.startsWith('/') || isCatchAll(path)) continue;
+    const problem = routeTemplateProblem(path);
+    if (problem !== undefined) {
+      onSkipped?.(path, problem);
+      continue;
+    }
     const item = deref(document, rawItem);
     if (!isObject(item)) continue;
     const operations: CatalogRoute['operations'] = {};

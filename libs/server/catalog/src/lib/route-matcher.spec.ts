@@ -1,8 +1,10 @@
+import { runInNewContext } from 'node:vm';
 import { radarrV3OpenApi } from '../testing/radarr-v3.openapi';
 import { CompiledAllowlist, effectiveAllowlist } from './allowlist';
 import { mergeCatalogs } from './catalog';
 import { parseOpenApi } from './openapi';
 import { moreSpecific, RouteMatcher } from './route-matcher';
+import { parseRoutePath } from './route-path';
 
 const catalog = parseOpenApi(radarrV3OpenApi);
 /** The same description as API version v5 (Sonarr serves v5 and, deprecated, v3). */
@@ -54,6 +56,64 @@ describe(RouteMatcher.name, () => {
     expect(m.resolve(['feed', 'calendar.ics'], 'get')?.path).toBe('/feed/calendar.ics');
     expect(m.resolve(['feed', 'radarr.ics'], 'get')?.path).toBe('/feed/{name}.ics');
     expect(m.resolve(['feed', 'radarr'], 'get')?.path).toBe('/feed/{any}');
+  });
+
+  it('resolves an adversarial request against parameters with no literal between them without hanging', () => {
+    // As a regular expression, `x[^/]+[^/]+…y` backtracks through every split of the request: an 80-character
+    // request blocked the event loop for seconds. A synchronous hang cannot be cut short by the test's own
+    // timeout (it only fires once the loop is free again), so the call runs under a watchdog that interrupts it.
+    const m = new RouteMatcher([{ path: '/api/v3/x{a}{b}{c}{d}{e}{f}{g}y' }]);
+    const attack = segs(`/api/v3/x${'a'.repeat(80)}`);
+    const resolveOrHang = (segments: string[]) =>
+      runInNewContext('resolve()', { resolve: () => m.resolve(segments, 'get')?.path ?? null }, { timeout: 5000 });
+    expect(resolveOrHang(attack)).toBeNull();
+    expect(resolveOrHang(segs(`/api/v3/x${'a'.repeat(80)}y`))).toBe('/api/v3/x{a}{b}{c}{d}{e}{f}{g}y');
+    // Seven parameters in one gap still need seven characters, as before.
+    expect(resolveOrHang(segs('/api/v3/xaaaaaay'))).toBeNull();
+    expect(resolveOrHang(segs('/api/v3/xaaaaaaay'))).toBe('/api/v3/x{a}{b}{c}{d}{e}{f}{g}y');
+  });
+
+  it('compiles a segment with embedded parameters to literal parts, never to a regular expression', () => {
+    const [segment] = parseRoutePath('/x{a}.{b}-{c}y');
+    const regexes = (value: unknown): number =>
+      value instanceof RegExp
+        ? 1
+        : typeof value === 'object' && value !== null
+          ? Object.values(value).reduce<number>((n, v) => n + regexes(v), 0)
+          : 0;
+    expect(regexes(segment)).toBe(0);
+  });
+
+  it('matches embedded parameters exactly as the anchored pattern they stand for', () => {
+    // Every template over literals `a`, `.` and parameters, against every request of up to 5 characters
+    // over `a`, `A`, `b`, `.`: the same answers as `^…[^/]+…$` (case-insensitive) on these small inputs.
+    const pieces = ['a', '.', '{p}', '{q}'];
+    const templates = new Set<string>();
+    const grow = (t: string, depth: number) => {
+      if (t.includes('{') && !/^\{[^{}]+\}$/.test(t)) templates.add(t);
+      if (depth > 0) for (const piece of pieces) grow(t + piece, depth - 1);
+    };
+    grow('', 4);
+    const requests = [''];
+    for (let length = 1; length <= 5; length += 1)
+      for (const r of requests.filter((x) => x.length === length - 1)) for (const c of 'aAb.') requests.push(r + c);
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const template of templates) {
+      const pattern = template
+        .split(/\{[^{}]+\}/)
+        .map((part) => part.replace(/[.]/g, '\\.'))
+        .join('[^/]+');
+      const reference = new RegExp(`^${pattern}$`, 'i');
+      const table = new RouteMatcher([{ path: `/r/${template}` }]);
+      for (const request of requests.filter(Boolean)) {
+        const matched = table.resolve(['r', request], 'get') !== undefined;
+        if (matched !== reference.test(request)) mismatches.push(`${template} ${request} ${matched}`);
+        compared += 1;
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(100_000);
   });
 
   it('compares the specificity of resolutions from two tables', () => {

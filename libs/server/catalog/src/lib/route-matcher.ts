@@ -1,6 +1,6 @@
 import { HttpMethod } from './http-method';
 import { CatalogRoute } from './openapi';
-import { parseRoutePath, routeShape, SegmentKind } from './route-path';
+import { matchesPattern, MixedPattern, parseRoutePath, routeShape, SegmentKind } from './route-path';
 
 /** A route that a request resolved to. */
 export interface ResolvedRoute {
@@ -21,7 +21,7 @@ interface Leaf extends ResolvedRoute {
 
 interface Node {
   literal?: Map<string, Node>;
-  mixed?: { regex: RegExp; node: Node }[];
+  mixed?: { pattern: MixedPattern; node: Node }[];
   param?: Node;
   leaf?: Leaf;
 }
@@ -38,6 +38,8 @@ export interface MatchableRoute {
  * Resolves a request path to its single most specific route, the way Servarr's ASP.NET Core routing
  * does: case-insensitive, a literal segment beats a parameter, a parameter matches exactly one
  * non-empty segment, and only digits where the description types it `integer` for that method.
+ * Parameters embedded in a segment (`{name}.ics`) are matched without regular expressions, in time
+ * linear in the request (see `matchesPattern`), whatever the template.
  */
 export class RouteMatcher {
   private readonly root: Node = {};
@@ -66,10 +68,10 @@ export class RouteMatcher {
         if (!next) node.literal.set(segment.text, (next = {}));
         node = next;
       } else if (segment.kind === SegmentKind.Mixed) {
+        const pattern = segment.pattern as MixedPattern;
         node.mixed ??= [];
-        const source = segment.regex?.source ?? '';
-        let entry = node.mixed.find((m) => m.regex.source === source);
-        if (!entry) node.mixed.push((entry = { regex: segment.regex ?? /$^/, node: {} }));
+        let entry = node.mixed.find((m) => m.pattern.key === pattern.key);
+        if (!entry) node.mixed.push((entry = { pattern, node: {} }));
         node = entry.node;
       } else {
         node = node.param ??= {};
@@ -121,7 +123,7 @@ export class RouteMatcher {
     }
     if (node.mixed) {
       for (const mixed of node.mixed) {
-        if (!mixed.regex.test(segments[i])) continue;
+        if (!matchesPattern(mixed.pattern, lower[i])) continue;
         const found = this.walk(mixed.node, segments, lower, i + 1, method);
         if (found) return found;
       }

@@ -5,16 +5,36 @@ export const enum SegmentKind {
   Param = 2,
 }
 
+/**
+ * A segment with embedded parameters (`{name}.ics`) as plain data: lower-cased literal parts around the
+ * gaps the parameters fill. `literals` has one more entry than `gaps`; a gap holds one or more adjacent
+ * parameters and needs at least that many characters (each parameter matches a non-empty part).
+ */
+export interface MixedPattern {
+  /** Literal parts, lower case: `literals[0]` before the first gap, the last after the last gap (either may be ''). */
+  literals: string[];
+  /** Per gap, the fewest characters it takes (its number of parameters). */
+  gaps: number[];
+  /** Identity of the pattern (parameter names erased), for sharing a node between equal patterns. */
+  key: string;
+}
+
 export interface RouteSegment {
   kind: SegmentKind;
-  /** Lower-cased literal text (Literal), the parameter name (Param), or a matcher (Mixed). */
+  /** Lower-cased literal text (Literal), the parameter name (Param), or the lower-cased segment (Mixed). */
   text: string;
-  regex?: RegExp;
+  /** Mixed only: what the segment matches. */
+  pattern?: MixedPattern;
   /** Parameter names in this segment, in order. */
   params: string[];
 }
 
 const PARAM = /\{([^{}/]+)\}/g;
+
+/** Longest route template accepted from a description, an override or a template file. */
+export const MAX_ROUTE_PATH_LENGTH = 512;
+/** Most parameters one segment may embed (`{name}.{ext}` has 2; Servarr's own routes never embed any). */
+export const MAX_SEGMENT_PARAMS = 4;
 
 /** Splits an OpenAPI path template (`/api/v3/movie/{id}`) into matchable segments. */
 export function parseRoutePath(path: string): RouteSegment[] {
@@ -25,13 +45,74 @@ export function parseRoutePath(path: string): RouteSegment[] {
       const whole = /^\{([^{}/]+)\}$/.exec(segment);
       if (whole) return { kind: SegmentKind.Param, text: whole[1], params: [whole[1]] };
       const params = [...segment.matchAll(PARAM)].map((m) => m[1]);
-      if (params.length === 0) return { kind: SegmentKind.Literal, text: segment.toLowerCase(), params };
-      const pattern = segment
-        .split(PARAM)
-        .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('');
-      return { kind: SegmentKind.Mixed, text: segment.toLowerCase(), regex: new RegExp(`^${pattern}$`, 'i'), params };
+      const text = segment.toLowerCase();
+      if (params.length === 0) return { kind: SegmentKind.Literal, text, params };
+      return { kind: SegmentKind.Mixed, text, pattern: mixedPattern(text), params };
     });
+}
+
+function mixedPattern(text: string): MixedPattern {
+  // With its capturing group, split() alternates literal, parameter name, literal, …, literal.
+  const parts = text.split(PARAM);
+  const literals = [parts[0]];
+  const gaps: number[] = [];
+  for (let i = 1; i < parts.length; i += 2) {
+    if (gaps.length > 0 && literals[literals.length - 1] === '') {
+      // No literal since the previous parameter: this one widens the same gap by a character.
+      gaps[gaps.length - 1] += 1;
+      literals[literals.length - 1] = parts[i + 1];
+    } else {
+      gaps.push(1);
+      literals.push(parts[i + 1]);
+    }
+  }
+  return { literals, gaps, key: text.replace(PARAM, '{}') };
+}
+
+/**
+ * Whether a (lower-cased) request segment matches a mixed pattern. The first and last literal are
+ * anchored; each literal between is taken at its leftmost place after the gap before it. Leftmost is
+ * never worse (a later place only leaves less room for the rest), so nothing is ever retried and the
+ * search only moves forward: at most (segment length × longest literal) character comparisons, unlike
+ * the regular expression `^x[^/]+[^/]+y$`, which tries every split of the request between parameters.
+ */
+export function matchesPattern(pattern: MixedPattern, segment: string): boolean {
+  const { literals, gaps } = pattern;
+  const head = literals[0];
+  const tail = literals[literals.length - 1];
+  const end = segment.length - tail.length;
+  if (end < head.length || !segment.startsWith(head) || !segment.endsWith(tail)) return false;
+  let at = head.length;
+  for (let i = 1; i < literals.length - 1; i += 1) {
+    const found = segment.indexOf(literals[i], at + gaps[i - 1]);
+    if (found < 0 || found + literals[i].length > end) return false;
+    at = found + literals[i].length;
+  }
+  return end - at >= gaps[gaps.length - 1];
+}
+
+/**
+ * Why a route template is refused (undefined when it is usable): longer than `MAX_ROUTE_PATH_LENGTH`,
+ * a segment with more than `MAX_SEGMENT_PARAMS` parameters, or two parameters with no literal text
+ * between them (`{a}{b}`: where one ends is anyone's guess).
+ */
+export function routeTemplateProblem(path: string): string | undefined {
+  if (path.length > MAX_ROUTE_PATH_LENGTH) {
+    return `"${path.slice(0, 100)}…" is longer than ${MAX_ROUTE_PATH_LENGTH} characters`;
+  }
+  for (const segment of path.split('/')) {
+    const params = [...segment.matchAll(PARAM)];
+    for (let i = 1; i < params.length; i += 1) {
+      const [previous, current] = [params[i - 1], params[i]];
+      if ((previous.index ?? 0) + previous[0].length === current.index) {
+        return `"${path}": segment "${segment}" has parameters with no literal text between them (${previous[0]}${current[0]}): separate them, e.g. ${previous[0]}-${current[0]}`;
+      }
+    }
+    if (params.length > MAX_SEGMENT_PARAMS) {
+      return `"${path}": segment "${segment}" has ${params.length} parameters (at most ${MAX_SEGMENT_PARAMS} in one segment)`;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -48,7 +129,7 @@ export function routeShape(path: string): string {
 
 /** Whether a string is a usable allowlist path: `/`-rooted segments, literal or `{param}`, no query. */
 export function isRoutePath(path: string): boolean {
-  if (path.length < 2 || path.length > 512 || !path.startsWith('/')) return false;
+  if (path.length < 2 || path.length > MAX_ROUTE_PATH_LENGTH || !path.startsWith('/')) return false;
   // eslint-disable-next-line no-control-regex
   if (/[\s?#\\\u0000-\u001f\u007f]/.test(path) || path.includes('//')) return false;
   return path
