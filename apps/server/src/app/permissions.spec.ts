@@ -76,6 +76,8 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
     (await admin.get(`/api/admin/v1/proxies/${proxyId}/allowlist`).expect(200)).body as AllowlistResponse;
   const save = (proxyId: string, overrides: AllowlistMap, active = true) =>
     admin.put(`/api/admin/v1/proxies/${proxyId}/config`, { overrides, active }).expect(200);
+  const proxyOf = async (proxyId: string) =>
+    (await admin.get(`/api/admin/v1/proxies/${proxyId}`).expect(200)).body as ProxyDto;
   const revisions = async (proxyId: string) =>
     ((await admin.get(`/api/admin/v1/proxies/${proxyId}/revisions`).expect(200)).body as Page<RevisionDto>).items;
   const call = (slug: string, key: string, method: string, path: string) =>
@@ -180,6 +182,30 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       await save(proxy.id, {});
       expect((await allowlist(proxy.id)).effective).toEqual(DASHBOARD['dashboard']['radarr']);
       expect((await call('overrides', key, 'GET', '/api/v3/movie/lookup')).status).toBe(403);
+    });
+
+    it('refuses an override key that is not a path, __proto__ included as raw JSON sends it, and changes nothing', async () => {
+      const { proxy } = await newApp('not-a-path', 'dashboard');
+      await save(proxy.id, { '/api/v3/calendar': [] });
+      const before = { proxy: await proxyOf(proxy.id), allowlist: await allowlist(proxy.id) };
+      const history = await revisions(proxy.id);
+      const cookie = await t.signIn();
+      for (const key of ['__proto__', 'constructor', 'prototype', 'api/v3/movie']) {
+        // The raw text: an object literal (or a spread) would lose the own `__proto__` key before sending.
+        const response = await t.http
+          .put(`/api/admin/v1/proxies/${proxy.id}/config`)
+          .set('Cookie', cookie)
+          .set('Origin', t.config.publicOrigin)
+          .set('Content-Type', 'application/json')
+          .send(`{"overrides":{"${key}":["get"]},"active":false}`);
+        expect({ key, status: response.status, message: (response.body as ApiError).message }).toEqual({
+          key,
+          status: 400,
+          message: [`overrides: "${key}" is not an API path (absolute, segments literal or {param}, no query)`],
+        });
+      }
+      expect({ proxy: await proxyOf(proxy.id), allowlist: await allowlist(proxy.id) }).toEqual(before);
+      expect(await revisions(proxy.id)).toEqual(history);
     });
 
     it('refuses an override path whose parameters have no literal text between them, with the reason', async () => {

@@ -48,4 +48,15 @@ describe(overrideProblems.name, () => {
       expect.stringContaining('has 5 parameters (at most 4 in one segment)'),
     ]);
   });
+
+  it('refuses keys that are not paths, including the own __proto__ key JSON.parse creates', () => {
+    const overrides: unknown = JSON.parse(
+      '{"__proto__":["get"],"constructor":["get"],"prototype":["get"],"api":["get"]}',
+    );
+    expect(overrideProblems(overrides)).toEqual(
+      ['__proto__', 'constructor', 'prototype', 'api'].map(
+        (key) => `overrides: "${key}" is not an API path (absolute, segments literal or {param}, no query)`,
+      ),
+    );
+  });
 });

@@ -11,6 +11,7 @@ import {
   Post,
   Put,
   Query,
+  UseInterceptors,
 } from '@nestjs/common';
 import type {
   AllowlistResponse,
@@ -25,6 +26,7 @@ import type {
 import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
 import { PageQueryDto } from '@arrbiter/server/http';
 import { CreateProxyDto, EndpointsQueryDto, ProxyConfigDto, StartLearningDto, UpdateProxyDto } from './dto/proxy.dto';
+import { RawOverridesCheck } from './dto/raw-overrides.interceptor';
 import { ProxiesService } from './proxies.service';
 
 @Controller('api/admin/v1')
@@ -72,6 +74,7 @@ export class ProxiesController {
   }
 
   @Put('proxies/:id/config')
+  @UseInterceptors(RawOverridesCheck)
   saveConfig(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: ProxyConfigDto,

@@ -17,7 +17,11 @@ export class UpdateProxyDto implements UpdateProxyRequest {
   active!: boolean;
 }
 
-/** The map's paths and methods are checked by `overrideProblems` (class-validator cannot see into maps). */
+/**
+ * The map's paths and methods are checked by `overrideProblems` (class-validator cannot see into maps),
+ * on the raw body too (`RawOverridesCheck`): the validation pipe strips a `__proto__` key before any
+ * check here could see it.
+ */
 export class ProxyConfigDto implements ProxyConfigRequest {
   @IsObject()
   overrides!: AllowlistMap;
