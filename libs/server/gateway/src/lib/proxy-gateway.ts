@@ -64,7 +64,7 @@ function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, 
   };
   const declared = req.headers['content-length'];
   if (req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT)
-    headers.Connection = 'close';
+    headers['Connection'] = 'close';
   else if (Number(declared) > 0) discardWithin(req, res, DISCARD_DEADLINE_MS);
   res.writeHead(status, headers);
   res.end(body);
