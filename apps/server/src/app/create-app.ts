@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, TrustedProxies } from '@arrbiter/server/config';
+import { ProxyGateway } from '@arrbiter/server/gateway';
+import express from 'express';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { serveDashboard } from './dashboard';
+import { createHttpServer, DispatchingExpressAdapter } from './http-server';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** The dashboard's production build (default: `../dashboard/browser` beside the server bundle). */
@@ -15,7 +18,12 @@ export interface CreateAppOptions extends AppModuleOptions {
 
 /** Builds the whole server, as production runs it, without listening. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
+  const expressApp = express();
+  // The proxy route's entry, known once Nest has built the application (until then: 503).
+  const proxyRoute: { gateway?: ProxyGateway } = {};
+  const server = createHttpServer(expressApp, () => proxyRoute.gateway);
+  const adapter = new DispatchingExpressAdapter(expressApp, server);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
     abortOnError: false,
     // No body is read before the Origin and session checks: JsonBodyGuard reads admin API bodies once
@@ -24,16 +32,17 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', app.get(TrustedProxies).trusts);
 
   const securityHeaders = helmet({
     // Over plain http (a home LAN), upgrading requests or pinning https would break the dashboard.
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.secureCookies ? [] : null } },
     strictTransportSecurity: config.secureCookies,
   });
-  // The proxy route (/proxy/...) is served in front of Express (gateway's ProxyGateway): none of this applies to it.
+  // The proxy route (/proxy/...) never reaches Express (see createHttpServer): none of this applies to it.
   app.use(securityHeaders);
   app.use('/api', cookieParser());
   serveDashboard(app, options.dashboardDir ?? join(__dirname, '..', 'dashboard', 'browser'));
+  proxyRoute.gateway = app.get(ProxyGateway);
   return app;
 }

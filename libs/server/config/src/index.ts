@@ -3,3 +3,4 @@ export * from './lib/config-error';
 export * from './lib/config.module';
 export * from './lib/load-config';
 export * from './lib/clock';
+export * from './lib/trusted-proxies';

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig } from './app-config';
 import { Clock } from './clock';
+import { TrustedProxies } from './trusted-proxies';
 
 /** Provides the validated `AppConfig` to every module; the config is loaded once, before Nest starts. */
 @Global()
@@ -12,8 +13,9 @@ export class ConfigModule {
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
+        { provide: TrustedProxies, useValue: new TrustedProxies(config.trustProxy) },
       ],
-      exports: [AppConfig, Clock],
+      exports: [AppConfig, Clock, TrustedProxies],
     };
   }
 }

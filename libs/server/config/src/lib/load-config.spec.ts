@@ -114,6 +114,14 @@ describe(loadConfig.name, () => {
     ]);
   });
 
+  it('refuses a TRUST_PROXY entry that is not an address, CIDR or range name', () => {
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: 'loopback,proxy.example' })).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATA_DIR: dir, PORT: '', LOG_LEVEL: ' ' }).port).toBe(8080);
   });

@@ -14,6 +14,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { TrustedProxies } from './trusted-proxies';
 import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
 import { ConfigError } from './config-error';
 
@@ -288,6 +289,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     problems.push(`TEMPLATE_ROOT: ${JSON.stringify(templateRoot)} is not an absolute directory`);
   }
 
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  try {
+    new TrustedProxies(trustProxy);
+  } catch (error) {
+    problems.push(`TRUST_PROXY: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
   let openapiSources: string[] = DEFAULT_OPENAPI_SOURCES;
   if (env.OPENAPI_SOURCES !== undefined) {
     const items = env.OPENAPI_SOURCES.split(',')
@@ -338,7 +346,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     sessionIdleSeconds,
     sessionMaxSeconds,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS ?? 30_000,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy,
     templateRepository,
     templateRoot: templateRoot === undefined ? undefined : resolve(templateRoot),
   } satisfies AppConfig);

@@ -3,13 +3,17 @@ import { CatalogModule } from '@arrbiter/server/catalog';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { WarningsModule } from '@arrbiter/server/warnings';
 import { AccessLog } from './access-log';
+import { AllowlistInterceptor } from './allowlist.interceptor';
 import { BodyMemory, youngCollection } from './body-memory';
 import { ProxyAccess } from './proxy-access';
+import { ProxyExceptionFilter } from './proxy-exception.filter';
 import { ProxyGateway } from './proxy-gateway';
+import { ProxyKeyGuard } from './proxy-key.guard';
 import { ProxyRegistry } from './proxy-registry';
+import { ProxyHandler } from './proxy.handler';
 import { UpstreamForwarder } from './upstream-forwarder';
 
-/** The proxy route: the hot path, served from memory in front of Express. */
+/** The proxy route: the hot path, served from memory by its own pipeline (guard, interceptor, handler). */
 @Module({
   imports: [CatalogModule, TemplatesModule, WarningsModule],
   providers: [
@@ -18,8 +22,12 @@ import { UpstreamForwarder } from './upstream-forwarder';
     ProxyAccess,
     { provide: BodyMemory, useFactory: () => new BodyMemory(youngCollection()) },
     UpstreamForwarder,
+    ProxyKeyGuard,
+    AllowlistInterceptor,
+    ProxyExceptionFilter,
+    ProxyHandler,
     ProxyGateway,
   ],
-  exports: [ProxyRegistry],
+  exports: [ProxyRegistry, ProxyGateway],
 })
 export class GatewayModule {}

@@ -27,7 +27,7 @@ function fakeRegistry(calls: string[]): ProxyRegistry {
 function workOf(slug: string, key: string): { outcome: string; calls: string[] } {
   const calls: string[] = [];
   jest.mocked(keyDigest).mockClear();
-  const decision = new ProxyAccess(fakeRegistry(calls), new TestClock()).check('GET', `/proxy/${slug}/api/v3/movie`, {
+  const decision = new ProxyAccess(fakeRegistry(calls), new TestClock()).authenticate(`/proxy/${slug}/api/v3/movie`, {
     'x-api-key': key,
   });
   calls.push(...jest.mocked(keyDigest).mock.calls.map(() => 'digest'));

@@ -5,32 +5,35 @@ import { mayLearn } from '@arrbiter/server/proxies';
 import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
 import { keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
 import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
-import { AllowedRequest } from './proxy-context';
 import { ProxyRegistry, ProxyState } from './proxy-registry';
 
 const NO_PROXIES: ReadonlyMap<string, ProxyState> = new Map();
 
-/** The proxy's verdict on a request, before anything is forwarded. */
-export type AccessDecision =
+/** Who is calling: the credential check's verdict (the guard's half of the checks). */
+export type Authentication =
   | { outcome: 'unauthorized'; slug: string }
-  | { outcome: 'bad-path'; proxy: ProxyState; reason: string }
-  | { outcome: 'forbidden'; proxy: ProxyState; method: string; path: string; route: ResolvedRoute | undefined }
-  | ({ outcome: 'allowed' } & AllowedRequest)
-  /** Outside the allowlist, forwarded anyway: the proxy is in learning mode. */
   | {
-      outcome: 'learned';
+      outcome: 'authenticated';
       proxy: ProxyState;
-      method: string;
-      path: string;
+      /** Everything after `/proxy/{slug}`, raw. */
+      rawPath: string;
+      /** The raw query without any `apikey` parameter. */
       query: string;
-      route: ResolvedRoute | undefined;
     };
 
+/** What may be done: the allowlist's verdict on an authenticated request (the interceptor's half). */
+export type Authorization =
+  | { outcome: 'bad-path'; reason: string }
+  | { outcome: 'forbidden'; method: string; path: string; route: ResolvedRoute | undefined }
+  | { outcome: 'allowed'; path: string; route: ResolvedRoute }
+  /** Outside the allowlist, forwarded anyway: the proxy is in learning mode. */
+  | { outcome: 'learned'; method: string; path: string; route: ResolvedRoute | undefined };
+
 /**
- * The checks of the proxy route (design §3), in order: credential, app and proxy state, canonical
- * path, route resolution, allowlist (a proxy in learning mode lets what the allowlist refuses through,
- * until its deadline). Pure and in memory: shared by the request and the upgrade
- * handlers of the gateway, and never a database query.
+ * The checks of the proxy route (design §3), in order: credential, app and proxy state
+ * (`authenticate`), then canonical path, route resolution and allowlist (`authorize`; a proxy in
+ * learning mode lets what the allowlist refuses through, until its deadline). Pure and in memory, never
+ * a database query.
  */
 @Injectable()
 export class ProxyAccess {
@@ -39,7 +42,7 @@ export class ProxyAccess {
     private readonly clock: Clock,
   ) {}
 
-  check(method: string, url: string, headers: IncomingHttpHeaders): AccessDecision {
+  authenticate(url: string, headers: IncomingHttpHeaders): Authentication {
     const target = splitProxyUrl(url);
     if (!target) return { outcome: 'unauthorized', slug: '' };
     const unauthorized = { outcome: 'unauthorized', slug: target.slug } as const;
@@ -58,28 +61,28 @@ export class ProxyAccess {
     // never the key), so no further comparison is needed.
     const proxy = (app?.proxies ?? NO_PROXIES).get(digest);
     if (!app?.active || upstreamKey || !proxy?.active) return unauthorized;
+    return { outcome: 'authenticated', proxy, rawPath: target.rawPath, query };
+  }
 
-    const canonical = canonicalizePath(target.rawPath);
-    if (!canonical.ok) return { outcome: 'bad-path', proxy, reason: canonical.reason };
+  authorize(proxy: ProxyState, method: string, rawPath: string): Authorization {
+    const canonical = canonicalizePath(rawPath);
+    if (!canonical.ok) return { outcome: 'bad-path', reason: canonical.reason };
     const verb = method.toLowerCase();
-    if (!isHttpMethod(verb))
-      return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route: undefined };
+    if (!isHttpMethod(verb)) return { outcome: 'forbidden', method: verb, path: canonical.path, route: undefined };
     const route = moreSpecific(
       proxy.service.catalog.resolve(canonical.segments, verb),
       proxy.extraRoutes?.resolve(canonical.segments, verb),
     );
-    if (!route || !proxy.allowlist.allows(route.shape, verb)) {
-      // Learning opens only the API and its feeds, never what hands out secrets or controls the server
-      // (the upstream's own key is one GET /config/host away): those stay refused, as ordinary warnings.
-      if (
-        proxy.learningUntil > 0 &&
-        this.clock.now() < proxy.learningUntil &&
-        mayLearn(canonical.path) &&
-        (route === undefined || mayLearn(route.path))
-      )
-        return { outcome: 'learned', proxy, method: verb, path: canonical.path, query, route };
-      return { outcome: 'forbidden', proxy, method: verb, path: canonical.path, route };
-    }
-    return { outcome: 'allowed', proxy, path: canonical.path, query, route };
+    if (route && proxy.allowlist.allows(route.shape, verb)) return { outcome: 'allowed', path: canonical.path, route };
+    // Learning opens only the API and its feeds, never what hands out secrets or controls the server
+    // (the upstream's own key is one GET /config/host away): those stay refused, as ordinary warnings.
+    if (
+      proxy.learningUntil > 0 &&
+      this.clock.now() < proxy.learningUntil &&
+      mayLearn(canonical.path) &&
+      (route === undefined || mayLearn(route.path))
+    )
+      return { outcome: 'learned', method: verb, path: canonical.path, route };
+    return { outcome: 'forbidden', method: verb, path: canonical.path, route };
   }
 }

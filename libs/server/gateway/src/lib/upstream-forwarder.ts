@@ -84,7 +84,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     this.via = `1.1 ${config.proxyName}`;
     if (!bodies.enabled)
       this.logger.warn(
-        'V8 collections cannot be requested: streamed bodies may hold up to ~100 MB until V8 frees them',
+        'Started without --expose-gc: streamed bodies may hold up to ~100 MB until V8 frees them (npm start sets it)',
       );
   }
 

@@ -3,9 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { AppConfig } from '@arrbiter/server/config';
 import { OriginGuard } from './origin.guard';
 
-function contextFor(method: string, headers: Record<string, string>, skip = false): ExecutionContext {
+function contextFor(method: string, headers: Record<string, string>, skip = false, type = 'http'): ExecutionContext {
   const handler = () => undefined;
   return {
+    getType: () => type,
     switchToHttp: () => ({ getRequest: () => ({ method, headers }) }),
     getHandler: () => handler,
     getClass: () => (skip ? SkippedController : PlainController),
@@ -20,6 +21,11 @@ describe(OriginGuard.name, () => {
   } as unknown as Reflector;
   const config = { allowedOrigins: ['https://arr.example', 'https://other.example'] } as unknown as AppConfig;
   const guard = new OriginGuard(reflector, config);
+
+  it("stands aside on the proxy route's pipeline (context type 'proxy'), where the proxy key is the credential", () => {
+    expect(guard.canActivate(contextFor('POST', {}, false, 'proxy'))).toBe(true);
+    expect(() => guard.canActivate(contextFor('POST', {}))).toThrow(ForbiddenException);
+  });
 
   it('lets reads through without any origin', () => {
     expect(guard.canActivate(contextFor('GET', {}))).toBe(true);

@@ -1,0 +1,47 @@
+import { createServer, IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { isProxyUrl, isWebSocketUpgrade } from '@arrbiter/server/gateway';
+
+/** The proxy route's entry points (`ProxyGateway`), known once Nest has built the application. */
+export interface ProxyEntry {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
+}
+
+/**
+ * The one HTTP server and its dispatch: `/proxy…` goes to the proxy pipeline, everything else to
+ * Express (the admin API, the dashboard, health). Only WebSocket offers are upgrades (Node's
+ * `shouldUpgradeCallback`); any other, such as `h2c`, is served as plain HTTP/1.1. Every upgrade goes to
+ * the proxy pipeline, which refuses those outside `/proxy`.
+ */
+export function createHttpServer(express: RequestListener, proxy: () => ProxyEntry | undefined): Server {
+  const server = createServer({ shouldUpgradeCallback: isWebSocketUpgrade }, (req, res) => {
+    if (!isProxyUrl(req.url ?? '/')) return express(req, res);
+    const entry = proxy();
+    if (entry) return entry.handle(req, res);
+    res.writeHead(503, { 'Content-Type': 'application/problem+json', Connection: 'close' });
+    res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Starting' }));
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const entry = proxy();
+    if (entry) entry.upgrade(req, socket, head);
+    else socket.destroy();
+  });
+  return server;
+}
+
+/** Nest's Express adapter on a server made here rather than by the adapter. */
+export class DispatchingExpressAdapter extends ExpressAdapter {
+  constructor(
+    instance: RequestListener & object,
+    private readonly server: Server,
+  ) {
+    super(instance);
+  }
+
+  override initHttpServer(_options: NestApplicationOptions): void {
+    this.setHttpServer(this.server);
+  }
+}

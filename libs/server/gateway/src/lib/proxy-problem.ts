@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ProblemDetails } from '@arrbiter/contracts';
+import type { AccessLogFields } from './proxy-context';
+
+/** One body for every 401, so that a caller cannot tell which slugs exist. */
+export const UNAUTHORIZED_DETAIL = 'A valid key for an active proxy of this app is required';
+export const FORBIDDEN_DETAIL = 'This method and path are not in the allowlist of this proxy';
+export const NO_SLUG_DETAIL = 'Proxy URLs are /proxy/{appSlug}/{path}';
+
+/** A proxy call the pipeline refuses: answered with an RFC 9457 problem document and one access line. */
+export class ProxyRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly fields: AccessLogFields,
+  ) {
+    super(detail);
+    this.name = 'ProxyRefusal';
+  }
+}
+
+const problemBodies = new Map<string, string>();
+
+/** The serialised RFC 9457 document; the set of statuses and details is small and fixed, so it is cached. */
+function problemBody(status: number, detail: string): string {
+  const key = `${status}|${detail}`;
+  let body = problemBodies.get(key);
+  if (body === undefined) {
+    const problem: ProblemDetails = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail };
+    body = JSON.stringify(problem);
+    if (problemBodies.size < 1000) problemBodies.set(key, body);
+  }
+  return body;
+}
+
+/** A refused request's body up to this size is read and discarded, and its connection kept. */
+export const DISCARDED_BODY_LIMIT = 64 * 1024;
+/** How long the rest of such a body may take to arrive before the connection is closed. */
+const DISCARD_DEADLINE_MS = 5_000;
+
+/**
+ * Answers a request that is not forwarded. A body that came with it must not be left on the
+ * connection: a small one (declared at most 64 KiB) is read and discarded by Node and the connection
+ * stays usable for the client's next call; a larger or unsized (chunked) one is not read — the answer
+ * says `Connection: close` and Node closes the connection after it.
+ */
+export function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = problemBody(status, detail);
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+  };
+  const declared = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT)
+    headers['Connection'] = 'close';
+  else if (Number(declared) > 0) discardWithin(req, res, DISCARD_DEADLINE_MS);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Closes the connection if the rest of a small refused body has not arrived in time. */
+function discardWithin(req: IncomingMessage, res: ServerResponse, ms: number): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), ms).unref();
+    req.once('end', () => clearTimeout(timer));
+  });
+}
+
+/** Refuses a WebSocket upgrade on its raw socket. */
+export function refuseUpgrade(socket: Socket, status: number): void {
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
