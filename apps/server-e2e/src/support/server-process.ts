@@ -27,7 +27,7 @@ export interface ServerProcess {
 /** Starts `node dist/apps/server/main.js` and waits until `/health` answers. */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** V8's `gc` function (Node's `--expose-gc`), asked for a young-generation collection only. */
@@ -14,20 +13,14 @@ export const BODY_BYTES_PER_COLLECTION = 8 * 1024 * 1024;
 type GcFunction = (options: { type: 'minor'; execution: 'sync' }) => void;
 
 /**
- * V8's `gc` function: the one `node --expose-gc` puts on `globalThis`, else the one a new V8 context
- * is given once the flag has been set at run time. `null` when this Node.js refuses (the policy below
- * then does nothing).
+ * V8's `gc` function, asked for a young-generation collection only. Node exposes it when the process is
+ * started with `--expose-gc`, as `npm start`, `npm test` and the image's `CMD` do; without the flag
+ * this is null and the memory policy below is off (one start-up line says so).
  */
 export function youngCollection(): YoungCollection | null {
   let gc = (globalThis as { gc?: GcFunction }).gc;
-  if (typeof gc !== 'function') {
-    try {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as GcFunction | undefined;
-    } catch {
-      return null;
-    }
-  }
+  // A context of its own has it as well (jest's test contexts do not copy it from the process).
+  if (typeof gc !== 'function') gc = runInNewContext('typeof gc === "function" ? gc : undefined') as GcFunction;
   if (typeof gc !== 'function') return null;
   const collect = gc;
   return () => collect({ type: 'minor', execution: 'sync' });
