@@ -116,10 +116,6 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     return this.snapshot.upstreamKeyDigests.has(digest);
   }
 
-  get services(): ReadonlyMap<string, ServiceState> {
-    return this.snapshot.services;
-  }
-
   /** Rebuilds the whole state. */
   reload(): Promise<void> {
     return this.enqueue(async () => {

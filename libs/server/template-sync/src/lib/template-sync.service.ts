@@ -97,10 +97,6 @@ export class TemplateSyncService {
     private readonly clock: Clock,
   ) {}
 
-  get busy(): boolean {
-    return this.running;
-  }
-
   async sync(options: { dryRun: boolean; actor: string }): Promise<TemplateSyncReport> {
     if (this.running) throw new ConflictException('A template sync is already running: try again when it has finished');
     this.running = true;
