@@ -47,6 +47,13 @@ export default [
             },
             { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:ui', 'type:util', 'type:contracts'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'] },
+            // Shared rules (libs/shared/*) run in the server and in the browser: shared utils and
+            // contracts only, no npm package (Node built-ins are refused by the lib's own lint config).
+            {
+              allSourceTags: ['scope:shared', 'type:util'],
+              onlyDependOnLibsWithTags: ['type:util', 'type:contracts'],
+              bannedExternalImports: ['*'],
+            },
             // Contracts are types only: they import nothing at runtime.
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: ['*'] },
           ],

@@ -1,5 +1,5 @@
+import { routeShape } from '@arrbiter/shared/allowlist-rules';
 import { CatalogRoute } from './openapi';
-import { routeShape } from './route-path';
 
 /** The union of several descriptions' routes (a service's API versions): by route shape, methods merged. */
 export function mergeCatalogs(catalogs: readonly CatalogRoute[][]): CatalogRoute[] {

@@ -1,5 +1,4 @@
-import { HttpMethod, isHttpMethod } from './http-method';
-import { routeTemplateProblem } from './route-path';
+import { HttpMethod, isHttpMethod, routeTemplateProblem } from '@arrbiter/shared/allowlist-rules';
 
 /** One operation of a catalog route: what the permission editor and route resolution need. */
 export interface CatalogOperation {

@@ -1,6 +1,7 @@
 import { runInNewContext } from 'node:vm';
+import { effectiveAllowlist } from '@arrbiter/shared/allowlist-rules';
 import { radarrV3OpenApi } from '../testing/radarr-v3.openapi';
-import { CompiledAllowlist, effectiveAllowlist } from './allowlist';
+import { CompiledAllowlist } from './compiled-allowlist';
 import { mergeCatalogs } from './catalog';
 import { parseOpenApi } from './openapi';
 import { moreSpecific, RouteMatcher } from './route-matcher';

@@ -1,6 +1,6 @@
-import { HttpMethod } from './http-method';
+import { HttpMethod, routeShape } from '@arrbiter/shared/allowlist-rules';
 import { CatalogRoute } from './openapi';
-import { matchesPattern, MixedPattern, parseRoutePath, routeShape, SegmentKind } from './route-path';
+import { matchesPattern, MixedPattern, parseRoutePath, SegmentKind } from './route-path';
 
 /** A route that a request resolved to. */
 export interface ResolvedRoute {

@@ -1,3 +1,5 @@
+import { ROUTE_PARAM } from '@arrbiter/shared/allowlist-rules';
+
 /** How a route segment matches: a literal, a literal with embedded parameters, or one whole parameter. */
 export const enum SegmentKind {
   Literal = 0,
@@ -29,13 +31,6 @@ export interface RouteSegment {
   params: string[];
 }
 
-const PARAM = /\{([^{}/]+)\}/g;
-
-/** Longest route template accepted from a description, an override or a template file. */
-export const MAX_ROUTE_PATH_LENGTH = 512;
-/** Most parameters one segment may embed (`{name}.{ext}` has 2; Servarr's own routes never embed any). */
-export const MAX_SEGMENT_PARAMS = 4;
-
 /** Splits an OpenAPI path template (`/api/v3/movie/{id}`) into matchable segments. */
 export function parseRoutePath(path: string): RouteSegment[] {
   return path
@@ -44,7 +39,7 @@ export function parseRoutePath(path: string): RouteSegment[] {
     .map((segment) => {
       const whole = /^\{([^{}/]+)\}$/.exec(segment);
       if (whole) return { kind: SegmentKind.Param, text: whole[1], params: [whole[1]] };
-      const params = [...segment.matchAll(PARAM)].map((m) => m[1]);
+      const params = [...segment.matchAll(ROUTE_PARAM)].map((m) => m[1]);
       const text = segment.toLowerCase();
       if (params.length === 0) return { kind: SegmentKind.Literal, text, params };
       return { kind: SegmentKind.Mixed, text, pattern: mixedPattern(text), params };
@@ -53,7 +48,7 @@ export function parseRoutePath(path: string): RouteSegment[] {
 
 function mixedPattern(text: string): MixedPattern {
   // With its capturing group, split() alternates literal, parameter name, literal, …, literal.
-  const parts = text.split(PARAM);
+  const parts = text.split(ROUTE_PARAM);
   const literals = [parts[0]];
   const gaps: number[] = [];
   for (let i = 1; i < parts.length; i += 2) {
@@ -66,7 +61,7 @@ function mixedPattern(text: string): MixedPattern {
       literals.push(parts[i + 1]);
     }
   }
-  return { literals, gaps, key: text.replace(PARAM, '{}') };
+  return { literals, gaps, key: text.replace(ROUTE_PARAM, '{}') };
 }
 
 /**
@@ -89,56 +84,4 @@ export function matchesPattern(pattern: MixedPattern, segment: string): boolean 
     at = found + literals[i].length;
   }
   return end - at >= gaps[gaps.length - 1];
-}
-
-/**
- * Why a route template is refused (undefined when it is usable): longer than `MAX_ROUTE_PATH_LENGTH`,
- * a segment with more than `MAX_SEGMENT_PARAMS` parameters, or two parameters with no literal text
- * between them (`{a}{b}`: where one ends is anyone's guess).
- */
-export function routeTemplateProblem(path: string): string | undefined {
-  if (path.length > MAX_ROUTE_PATH_LENGTH) {
-    return `"${path.slice(0, 100)}…" is longer than ${MAX_ROUTE_PATH_LENGTH} characters`;
-  }
-  for (const segment of path.split('/')) {
-    const params = [...segment.matchAll(PARAM)];
-    for (let i = 1; i < params.length; i += 1) {
-      const [previous, current] = [params[i - 1], params[i]];
-      if ((previous.index ?? 0) + previous[0].length === current.index) {
-        return `"${path}": segment "${segment}" has parameters with no literal text between them (${previous[0]}${current[0]}): separate them, e.g. ${previous[0]}-${current[0]}`;
-      }
-    }
-    if (params.length > MAX_SEGMENT_PARAMS) {
-      return `"${path}": segment "${segment}" has ${params.length} parameters (at most ${MAX_SEGMENT_PARAMS} in one segment)`;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The identity of a route: literals lower-cased (Servarr routing is case-insensitive) and parameter
- * names erased, so `/api/v3/Movie/{id}` and `/api/v3/movie/{movieId}` are the same route.
- */
-export function routeShape(path: string): string {
-  const segments = path
-    .split('/')
-    .filter((s) => s.length > 0)
-    .map((s) => s.replace(PARAM, '{}').toLowerCase());
-  return `/${segments.join('/')}`;
-}
-
-/** Whether a string is a usable allowlist path: `/`-rooted segments, literal or `{param}`, no query. */
-export function isRoutePath(path: string): boolean {
-  if (path.length < 2 || path.length > MAX_ROUTE_PATH_LENGTH || !path.startsWith('/')) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\s?#\\\u0000-\u001f\u007f]/.test(path) || path.includes('//')) return false;
-  return path
-    .split('/')
-    .slice(1)
-    .every((segment) => segment.length > 0 && segment !== '.' && segment !== '..' && balancedBraces(segment));
-}
-
-function balancedBraces(segment: string): boolean {
-  const stripped = segment.replace(PARAM, '');
-  return !stripped.includes('{') && !stripped.includes('}');
 }

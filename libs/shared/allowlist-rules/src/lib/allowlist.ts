@@ -1,9 +1,6 @@
-import type { Grant } from '@arrbiter/contracts';
-import { HTTP_METHODS, HttpMethod, isHttpMethod } from './http-method';
-import { isRoutePath, routeShape, routeTemplateProblem } from './route-path';
-
-/** The stored override form: `{"/api/v3/movie/{id}": ["get", "put"]}`. */
-export type AllowlistMap = Record<string, string[]>;
+import type { AllowlistMap, Grant } from '@arrbiter/contracts';
+import { HTTP_METHODS, isHttpMethod } from './http-method';
+import { isRoutePath, routeShape, routeTemplateProblem } from './route-template';
 
 /**
  * Effective allowlist: the template block, then each override path replaces that path's method list
@@ -35,12 +32,15 @@ function byPathThenMethod(a: Grant, b: Grant): number {
   return a.path.localeCompare(b.path) || a.method.localeCompare(b.method);
 }
 
-/** The grants of an allowlist, sorted by path then method. */
+/** The grants of an allowlist, sorted by path then method (one per route shape and method). */
 export function grantsOf(allowlist: AllowlistMap): Grant[] {
   return [...grantMap(allowlist).values()].sort(byPathThenMethod);
 }
 
-/** What changed from one effective allowlist to another (paths compared by route shape). */
+/**
+ * What changed from one effective allowlist to another, paths compared by route shape: the grants a
+ * revision's summary lists and the editor counts as added and removed.
+ */
 export function diffGrants(before: AllowlistMap, after: AllowlistMap): { added: Grant[]; removed: Grant[] } {
   const old = grantMap(before);
   const now = grantMap(after);
@@ -66,26 +66,6 @@ export function withGrants(template: AllowlistMap, overrides: AllowlistMap, gran
     overridePathByShape.set(shape, path);
   }
   return result;
-}
-
-/** An effective allowlist ready for the hot path: route shape → granted methods. */
-export class CompiledAllowlist {
-  private readonly grants = new Map<string, ReadonlySet<string>>();
-
-  constructor(readonly effective: AllowlistMap) {
-    for (const [path, methods] of Object.entries(effective)) {
-      if (methods.length > 0) this.grants.set(routeShape(path), new Set(methods));
-    }
-  }
-
-  allows(shape: string, method: HttpMethod): boolean {
-    return this.grants.get(shape)?.has(method) ?? false;
-  }
-
-  /** The allowlist's paths (for resolving requests to routes the catalog does not know). */
-  get paths(): string[] {
-    return Object.keys(this.effective);
-  }
 }
 
 /** Most paths one proxy's overrides may name. */

@@ -1,4 +1,4 @@
-import { MAX_ROUTE_PATH_LENGTH, MAX_SEGMENT_PARAMS, routeTemplateProblem } from './route-path';
+import { MAX_ROUTE_PATH_LENGTH, MAX_SEGMENT_PARAMS, routeTemplateProblem } from './route-template';
 
 describe(routeTemplateProblem.name, () => {
   it('accepts the routes Servarr describes and parameters embedded between literals', () => {
