@@ -1,4 +1,5 @@
-import { AllowlistDraft, customPathProblem, diffAllowlists, effectiveAllowlist, sortMethods } from './allowlist-draft';
+import { diffGrants, effectiveAllowlist } from '@arrbiter/shared/allowlist-rules';
+import { AllowlistDraft, customPathProblem, sortMethods } from './allowlist-draft';
 
 describe(AllowlistDraft.name, () => {
   const template = { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get', 'put'], '/api/v3/system/status': ['get'] };
@@ -90,9 +91,29 @@ describe(AllowlistDraft.name, () => {
     expect(customPathProblem('/api/v3/x/{id}')).toBeNull();
   });
 
+  it('treats paths that differ only in case or parameter names as one route, as the server does', () => {
+    const draft = AllowlistDraft.from(template, { '/api/v3/Movie/{movieId}': ['get', 'put'] });
+    expect(draft.changes()).toEqual({ added: [], removed: [] });
+    expect(draft.effectiveAllowlist()).toEqual({
+      '/api/v3/movie': ['get'],
+      '/api/v3/Movie/{movieId}': ['get', 'put'],
+      '/api/v3/system/status': ['get'],
+    });
+    const toggled = draft.toggle('/api/v3/movie/{id}', 'delete');
+    expect(toggled.overrides).toEqual({ '/api/v3/Movie/{movieId}': ['get', 'put', 'delete'] });
+    expect(toggled.changes()).toEqual({ added: [{ path: '/api/v3/Movie/{movieId}', method: 'delete' }], removed: [] });
+  });
+
+  it('refuses custom paths the server would refuse', () => {
+    expect(customPathProblem('/api/v3/x/{a}{b}')).toMatch(/no literal text between them/);
+    expect(customPathProblem('/api//x')).toMatch(/no empty, \. or \.\. segment/);
+    expect(customPathProblem('/api/v3/../x')).toMatch(/no empty, \. or \.\. segment/);
+    expect(customPathProblem('/api/v3/feed/{name}.ics')).toBeNull();
+  });
+
   it('orders methods and compares allowlists grant by grant', () => {
     expect(sortMethods(['delete', 'GET', 'trace', 'post', 'get'])).toEqual(['get', 'post', 'delete', 'trace']);
-    expect(diffAllowlists({ '/a': ['get', 'post'] }, { '/a': ['get'], '/b': ['get'] })).toEqual({
+    expect(diffGrants({ '/a': ['get', 'post'] }, { '/a': ['get'], '/b': ['get'] })).toEqual({
       added: [{ path: '/b', method: 'get' }],
       removed: [{ path: '/a', method: 'post' }],
     });

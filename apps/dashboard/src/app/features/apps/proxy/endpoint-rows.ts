@@ -1,4 +1,5 @@
 import type { EndpointDto, EndpointsResponse } from '@arrbiter/contracts';
+import { routeShape } from '@arrbiter/shared/allowlist-rules';
 import { AllowlistDraft, DEFAULT_METHODS, sortMethods } from './allowlist-draft';
 
 /** One path of the permission editor. */
@@ -20,26 +21,29 @@ export type RowFilter = 'all' | 'granted' | 'overridden' | 'changed';
 
 export const OTHER_PATHS = 'Paths outside the catalog';
 
-/** Catalog paths plus every path the template, the overrides or the administrator named. */
+/**
+ * Catalog paths plus every path the template, the overrides or the administrator named: one row per
+ * route (paths that differ only in case or parameter names are one route, see `routeShape`).
+ */
 export function endpointRows(
   catalog: EndpointsResponse | null,
   draft: AllowlistDraft,
   customPaths: readonly string[],
 ): EndpointRow[] {
   const rows = new Map<string, EndpointRow>();
-  for (const item of catalog?.items ?? []) rows.set(item.path, catalogRow(item));
+  for (const item of catalog?.items ?? []) {
+    const shape = routeShape(item.path);
+    if (!rows.has(shape)) rows.set(shape, catalogRow(item));
+  }
   for (const path of [...draft.paths(), ...customPaths]) {
-    const known = rows.get(path);
-    const named = sortMethods([
-      ...(draft.template[path] ?? []),
-      ...(draft.overrides[path] ?? []),
-      ...(draft.saved[path] ?? []),
-    ]);
+    const shape = routeShape(path);
+    const known = rows.get(shape);
+    const named = draft.namedMethods(path);
     if (known) {
       // Methods granted outside the catalog's list stay visible (and revocable).
       known.methods = sortMethods([...known.methods, ...named]);
     } else {
-      rows.set(path, {
+      rows.set(shape, {
         path,
         tag: OTHER_PATHS,
         inCatalog: false,
