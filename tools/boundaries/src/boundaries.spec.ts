@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const RULE = '@nx/enforce-module-boundaries';
+
+interface Probe {
+  name: string;
+  /** Where the probe file would be (it need not exist). */
+  filePath: string;
+  /** One import line. */
+  code: string;
+  /** The rule's message, or null when the import must be allowed. */
+  expected: RegExp | null;
+}
+
+/**
+ * Each module-boundary rule of eslint.config.mjs, proved by a deliberately bad import that it must
+ * refuse (and good ones it must let through): tags without working constraints enforce nothing. A probe
+ * imports a lib that does not depend on the prober, or the rule would report the cycle instead.
+ */
+const PROBES: Probe[] = [
+  {
+    name: 'the dashboard never imports server code',
+    filePath: 'apps/dashboard/src/app/probe.ts',
+    code: "import { ProxyGateway as imported } from '@arrbiter/server/gateway';",
+    expected: /tagged with "scope:dashboard" can only depend on libs tagged with/,
+  },
+  {
+    name: 'server code never imports the dashboard',
+    filePath: 'libs/server/apps/src/lib/probe.ts',
+    code: "import { ConfirmService as imported } from '@arrbiter/dashboard/ui';",
+    expected: /tagged with "scope:server" can only depend on libs tagged with/,
+  },
+  {
+    name: 'a feature lib never reaches into another feature by path (only through its public index)',
+    filePath: 'libs/server/gateway/src/lib/probe.ts',
+    code: "import { ProxiesService as imported } from '../../../proxies/src/lib/proxies.service';",
+    expected: /cannot be imported by a relative or absolute path/,
+  },
+  {
+    name: 'a util lib never imports a feature',
+    filePath: 'libs/server/crypto/src/lib/probe.ts',
+    code: "import { ChangesService as imported } from '@arrbiter/server/history';",
+    expected: /tagged with "type:util" can only depend on libs tagged with/,
+  },
+  {
+    name: 'the data-access lib never imports a feature',
+    filePath: 'libs/server/database/src/lib/probe.ts',
+    code: "import { ChangesService as imported } from '@arrbiter/server/history';",
+    expected: /tagged with "type:data-access" can only depend on libs tagged with/,
+  },
+  {
+    name: 'production libs never import test helpers',
+    filePath: 'libs/server/gateway/src/lib/probe.ts',
+    code: "import { createTestDatabase as imported } from '@arrbiter/server/testing';",
+    expected: /tagged with "type:feature" can only depend on libs tagged with/,
+  },
+  {
+    name: 'contracts import nothing at run time',
+    filePath: 'libs/contracts/src/lib/probe.ts',
+    code: "import { Injectable as imported } from '@nestjs/common';",
+    expected: /tagged with "type:contracts" is not allowed to import "@nestjs\/common"/,
+  },
+  {
+    name: 'the shared allowlist rules import no npm package',
+    filePath: 'libs/shared/allowlist-rules/src/lib/probe.ts',
+    code: "import { Injectable as imported } from '@nestjs/common';",
+    expected: /is not allowed to import "@nestjs\/common"/,
+  },
+  {
+    name: 'the shared allowlist rules import no server code',
+    filePath: 'libs/shared/allowlist-rules/src/lib/probe.ts',
+    code: "import { AppConfig as imported } from '@arrbiter/server/config';",
+    expected: /tagged with "scope:shared" can only depend on libs tagged with/,
+  },
+  {
+    name: 'allows a feature through another feature’s public index',
+    filePath: 'libs/server/gateway/src/lib/probe.ts',
+    code: "import { CatalogModule as imported } from '@arrbiter/server/catalog';",
+    expected: null,
+  },
+  {
+    name: 'allows the dashboard the shared rules',
+    filePath: 'apps/dashboard/src/app/probe.ts',
+    code: "import { routeShape as imported } from '@arrbiter/shared/allowlist-rules';",
+    expected: null,
+  },
+  {
+    name: 'allows the server app every server lib',
+    filePath: 'apps/server/src/app/probe.ts',
+    code: "import { GatewayModule as imported } from '@arrbiter/server/gateway';",
+    expected: null,
+  },
+];
+
+interface Message {
+  ruleId: string | null;
+  message: string;
+}
+
+describe('module boundaries (eslint.config.mjs)', () => {
+  let results: Message[][];
+
+  beforeAll(() => {
+    const probes = PROBES.map(({ filePath, code }) => ({
+      filePath,
+      code: `${code}\nexport const probe = imported;\n`,
+    }));
+    const run = spawnSync(process.execPath, [join(__dirname, 'lint-probes.mjs')], {
+      cwd: ROOT,
+      input: JSON.stringify(probes),
+      encoding: 'utf8',
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    });
+    if (run.status !== 0) throw new Error(`lint-probes failed: ${run.stderr}`);
+    results = JSON.parse(run.stdout) as Message[][];
+  });
+
+  it.each(PROBES.map((probe, index) => [probe.name, index] as const))('%s', (_name, index) => {
+    const { expected } = PROBES[index];
+    const messages = results[index];
+    // Nothing but the boundary rule may speak (a parse error would hide it).
+    expect(messages.filter((m) => m.ruleId !== RULE)).toEqual([]);
+    if (expected) expect(messages.map((m) => m.message)).toEqual([expect.stringMatching(expected)]);
+    else expect(messages).toEqual([]);
+  });
+});
