@@ -5,12 +5,17 @@ export type Mix = 'allowed' | 'denied' | 'mixed';
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Latency percentiles, in milliseconds. */
   p50: number;
   p99: number;
   /** Responses whose status was not what the mix expects (2xx allowed, 403 denied). */
   unexpected: number;
   errors: number;
   total: number;
+  /** Bytes received per response, headers included (wrk only). */
+  bytesPerResponse?: number;
+  /** The load generator's own CPU time per request, in microseconds (wrk only). */
+  loadCpuPerRequest?: number;
 }
 
 /** The request mix: allowed reads by id, allowed list calls, denied calls (a secrets endpoint). */
@@ -21,7 +26,12 @@ function pathFor(mix: Mix, app: SeededApp, n: number): { path: string; denied: b
   return { path: `/proxy/${app.slug}/api/v3/config/host`, denied: true };
 }
 
-/** Drives `url` with autocannon: every request picks another app (so lookups span the whole state). */
+/**
+ * Drives `url` with autocannon: every request picks another app (so lookups span the whole state).
+ * The measured cells use wrk (`wrk.ts`): autocannon is a Node.js process on the same cores and
+ * saturates before the proxy does. It stays only where wrk cannot express the scenario: a fixed
+ * offered rate (`rate`, the paced denied flood; Debian's wrk does not pace).
+ */
 export async function drive(
   url: string,
   apps: SeededApp[],

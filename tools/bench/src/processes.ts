@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 
@@ -65,13 +65,19 @@ export async function startScript(name: string, script: string, args: string[], 
   return wrap(name, probe.replace(/\/[^/]*$/, ''), child);
 }
 
-/** Starts the production build of Arrbiter; resolves with the time until `/health` answered. */
+/**
+ * Starts the production build of Arrbiter; resolves with the time until `/health` answered. Its
+ * standard output (the log: one access line per call at `LOG_LEVEL=info`) goes to `logFile`, as in
+ * production where a container's output is written to a file, not to /dev/null.
+ */
 export async function startArrbiter(
   name: string,
   env: NodeJS.ProcessEnv,
+  logFile: string,
 ): Promise<{ child: Child; startupMs: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const log = openSync(logFile, 'a');
   const started = performance.now();
   const child = spawn(process.execPath, [SERVER_MAIN], {
     cwd: ROOT,
@@ -85,10 +91,22 @@ export async function startArrbiter(
       PUBLIC_URL: url,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  closeSync(log); // the child has its own copy of the descriptor
   await waitFor(`${url}/health`, child, name);
   return { child: wrap(name, url, child), startupMs: performance.now() - started };
+}
+
+/**
+ * The whole machine's busy CPU time so far (every core: user, nice, system, irq, softirq, steal), in
+ * milliseconds, from /proc/stat. Less what the bench's own processes used, it shows what else ran
+ * during a cell: other processes, the kernel's loopback network work, a noisy neighbour's steal.
+ */
+export function machineBusyMs(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return (user + nice + system + irq + softirq + (steal || 0)) * 10;
 }
 
 /** What a process did on the CPU between two points: instructions retired and cycles spent. */

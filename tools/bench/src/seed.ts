@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppConfig, loadConfig } from '@arrbiter/server/config';
 import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
