@@ -5,6 +5,7 @@ import { globSync } from 'node:fs';
 const configs = [
   ...globSync('apps/*/tsconfig.{app,lib,spec}.json'),
   ...globSync('libs/**/tsconfig.{app,lib,spec}.json', { exclude: (p) => p.includes('node_modules') }),
+  ...globSync('tools/*/tsconfig.spec.json'),
   'tools/tsconfig.json',
 ].sort();
 
