@@ -56,7 +56,7 @@ const OVERRIDES = {
   '/signalr/messages': ['get'],
 };
 
-describe('the /proxy route (design §3)', () => {
+describe('the /proxy route', () => {
   let t: TestApp;
   let admin: AdminClient;
   let upstream: FakeServarr;

@@ -12,7 +12,7 @@ function refuse(reason: string): CanonicalPath {
 }
 
 /**
- * Canonicalises the upstream path of a proxy request (design §3): percent-decodes unreserved
+ * Canonicalises the upstream path of a proxy request: percent-decodes unreserved
  * characters; refuses an encoded `/` or `\`, a backslash, a control character or NUL, a `;` path
  * parameter, or a `.`/`..` segment in any encoding; collapses repeated slashes and drops a trailing
  * one. Other escapes are kept (upper-cased), and the case of the path is kept.

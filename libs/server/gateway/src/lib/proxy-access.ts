@@ -30,7 +30,7 @@ export type Authorization =
   | { outcome: 'learned'; method: string; path: string; route: ResolvedRoute | undefined };
 
 /**
- * The checks of the proxy route (design §3), in order: credential, app and proxy state
+ * The checks of the proxy route (docs/architecture.md), in order: credential, app and proxy state
  * (`authenticate`), then canonical path, route resolution and allowlist (`authorize`; a proxy in
  * learning mode lets what the allowlist refuses through, until its deadline). Pure and in memory, never
  * a database query.

@@ -4,7 +4,7 @@ import { ProxyRequest, setProxyCall } from './proxy-context';
 import { NO_SLUG_DETAIL, ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-problem';
 
 /**
- * The proxy route's credential check (design §3): the key (`X-Api-Key`, else `apikey` in the query),
+ * The proxy route's credential check (docs/architecture.md): the key (`X-Api-Key`, else `apikey` in the query),
  * its digest in the in-memory index, and the app's and proxy's state. The proxy found goes on the
  * request for the interceptor and the handler; every failure is the same 401 (404 when the URL names no
  * app), refused with a `ProxyRefusal`.

@@ -2,7 +2,7 @@
 export type BaseUrlCheck = { ok: true; url: string } | { ok: false; problem: string };
 
 /**
- * Base URLs (design §6): http(s), no credentials, query or fragment, and not ending in an API prefix
+ * Base URLs: http(s), no credentials, query or fragment, and not ending in an API prefix
  * such as `/api` or `/api/v3` (the proxy joins the client's API path to it).
  */
 export function checkBaseUrl(value: string): BaseUrlCheck {

@@ -76,7 +76,7 @@ interface Plan {
 }
 
 /**
- * Template repository sync (design §5): fetch, validate every file, diff against the stored
+ * Template repository sync: fetch, validate every file, diff against the stored
  * templates, apply in one transaction with a `template-sync` revision for each proxy whose effective
  * allowlist changes, and report. A dry run computes the same report and writes nothing.
  */
