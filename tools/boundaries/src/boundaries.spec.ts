@@ -87,6 +87,12 @@ const PROBES: Probe[] = [
     expected: null,
   },
   {
+    name: 'allows a feature lib’s specs (only they) the test helpers',
+    filePath: 'libs/server/services/src/lib/probe.spec.ts',
+    code: "import { floodingServer as imported } from '@arrbiter/tools/fake-servarr';",
+    expected: null,
+  },
+  {
     name: 'allows the server app every server lib',
     filePath: 'apps/server/src/app/probe.ts',
     code: "import { GatewayModule as imported } from '@arrbiter/server/gateway';",

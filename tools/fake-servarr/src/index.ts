@@ -1,3 +1,4 @@
 export * from './lib/fake-servarr';
 export * from './lib/openapi';
 export * from './lib/free-port';
+export * from './lib/flooding-server';

@@ -1,45 +1,19 @@
-import { createServer, Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { floodingServer } from '@arrbiter/tools/fake-servarr';
 import { ServarrClient } from './servarr-client';
 
 const MiB = 1024 * 1024;
 
-/**
- * An upstream whose every answer is a chunked body (no Content-Length) of `total` bytes, written only
- * as fast as the client reads (backpressure), so `written` is what the client took plus socket buffers.
- */
-async function floodingUpstream(total: number) {
-  const seen = { written: 0, closed: false, finished: false };
-  const chunk = Buffer.alloc(64 * 1024, 'a');
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.on('close', () => (seen.closed = true));
-    res.write('{"current":"v3","padding":"');
-    const pump = (): void => {
-      while (!seen.closed && seen.written < total) {
-        seen.written += chunk.length;
-        if (!res.write(chunk)) {
-          res.once('drain', pump);
-          return;
-        }
-      }
-      if (!seen.closed) {
-        seen.finished = true;
-        res.end('"}');
-      }
-    };
-    pump();
+/** An upstream whose every answer is a chunked body (no Content-Length) of `total` bytes. */
+function floodingUpstream(total: number) {
+  return floodingServer({
+    total,
+    contentType: 'application/json',
+    head: '{"current":"v3","padding":"',
+    chunk: Buffer.alloc(64 * 1024, 'a'),
+    tail: '"}',
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    stop: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition() && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('ServarrClient body limit', () => {
@@ -50,7 +24,7 @@ describe('ServarrClient body limit', () => {
       await expect(new ServarrClient().discover(upstream.url, 'key')).rejects.toThrow(
         `/api answered with more than ${MiB} bytes: not a Servarr`,
       );
-      await until(() => upstream.seen.closed || upstream.seen.finished);
+      await upstream.settled();
       // The client hung up: the upstream never got to send the whole body, only the limit plus what
       // the socket buffers held.
       expect(upstream.seen).toMatchObject({ closed: true, finished: false });
@@ -66,7 +40,7 @@ describe('ServarrClient body limit', () => {
       await expect(new ServarrClient().getJson(upstream.url, '/api/v3/openapi.json', 'key', 10 * MiB)).rejects.toThrow(
         `/api/v3/openapi.json answered with more than ${10 * MiB} bytes: not a Servarr`,
       );
-      await until(() => upstream.seen.closed || upstream.seen.finished);
+      await upstream.settled();
       expect(upstream.seen).toMatchObject({ closed: true, finished: false });
       expect(upstream.seen.written).toBeGreaterThan(10 * MiB);
       expect(upstream.seen.written).toBeLessThan(10 * MiB + 16 * MiB);

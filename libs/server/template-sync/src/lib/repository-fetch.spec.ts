@@ -1,8 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { floodingServer } from '@arrbiter/tools/fake-servarr';
 import { fetchTemplateRepository, RepositoryFetchError } from './repository-fetch';
 
 const MiB = 1024 * 1024;
@@ -12,45 +11,19 @@ function pktLine(payload: string): string {
   return (payload.length + 4).toString(16).padStart(4, '0') + payload;
 }
 
-/**
- * A git smart-HTTP server whose ref advertisement never ends: valid pkt-lines, chunked (no
- * Content-Length), written only as fast as the client reads (backpressure), so `written` is what the
- * client took plus socket buffers.
- */
-async function floodingGitServer(total: number) {
-  const seen = { written: 0, closed: false, finished: false };
+/** A git smart-HTTP server whose ref advertisement never ends: valid pkt-lines, chunked (no Content-Length). */
+function floodingGitServer(total: number) {
   const refs = Array.from({ length: 512 }, (_, i) => pktLine(`${'1'.repeat(40)} refs/heads/b${i}\n`)).join('');
-  const chunk = Buffer.from(refs);
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
-    res.on('close', () => (seen.closed = true));
-    res.write(pktLine('# service=git-upload-pack\n') + '0000');
-    res.write(pktLine(`${'1'.repeat(40)} HEAD\0side-band-64k shallow symref=HEAD:refs/heads/main\n`));
-    const pump = (): void => {
-      while (!seen.closed && seen.written < total) {
-        seen.written += chunk.length;
-        if (!res.write(chunk)) {
-          res.once('drain', pump);
-          return;
-        }
-      }
-      if (!seen.closed) {
-        seen.finished = true;
-        res.end('0000');
-      }
-    };
-    pump();
+  return floodingServer({
+    total,
+    contentType: 'application/x-git-upload-pack-advertisement',
+    head:
+      pktLine('# service=git-upload-pack\n') +
+      '0000' +
+      pktLine(`${'1'.repeat(40)} HEAD\0side-band-64k shallow symref=HEAD:refs/heads/main\n`),
+    chunk: Buffer.from(refs),
+    tail: '0000',
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    stop: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition() && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('fetchTemplateRepository over HTTP', () => {
@@ -68,7 +41,7 @@ describe('fetchTemplateRepository over HTTP', () => {
       );
       await expect(fetching).rejects.toThrow(RepositoryFetchError);
       await expect(fetching).rejects.toThrow('the repository is larger than 1 MB');
-      await until(() => server.seen.closed || server.seen.finished);
+      await server.settled();
       // The fetch hung up: the server never got to send the whole body, only the budget plus what the
       // socket buffers held.
       expect(server.seen).toMatchObject({ closed: true, finished: false });
