@@ -18,8 +18,8 @@ export class DatabaseLogger implements TypeOrmLogger {
     this.queries += 1;
   }
 
+  /** Not counted again: TypeORM called `logQuery` before it sent the query. */
   logQueryError(error: string | Error, query: string): void {
-    this.queries += 1;
     this.logger.warn(
       { query: query.slice(0, 500), error: error instanceof Error ? error.message : error },
       'query failed',
