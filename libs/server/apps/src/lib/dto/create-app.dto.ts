@@ -4,6 +4,9 @@ import { IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength,
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const SLUG_MESSAGE = 'slug must be 1-63 lower-case letters, digits or "-", starting with a letter or digit';
 
+/** Skips a field's checks when it is left out; null is checked (refused), unlike `@IsOptional()`. */
+const IfPresent = () => ValidateIf((_o, value) => value !== undefined);
+
 export class CreateAppDto implements CreateAppRequest {
   @MaxLength(100)
   @MinLength(1)
@@ -23,13 +26,13 @@ export class CreateAppDto implements CreateAppRequest {
 }
 
 export class UpdateAppDto implements UpdateAppRequest {
-  @IsOptional()
+  @IfPresent()
   @MaxLength(100)
   @MinLength(1)
   @IsString()
   name?: string;
 
-  @IsOptional()
+  @IfPresent()
   @Matches(SLUG, { message: SLUG_MESSAGE })
   @IsString()
   slug?: string;
@@ -39,7 +42,7 @@ export class UpdateAppDto implements UpdateAppRequest {
   @IsUUID()
   templateId?: string | null;
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   active?: boolean;
 }
