@@ -1,0 +1,457 @@
+import { BadRequestException, ConflictException, HttpException, NotFoundException } from '@nestjs/common';
+import type { ChangeBus, ChangeTopic } from '@arrbiter/server/database';
+import type { ChangeRecord, ChangesService } from '@arrbiter/server/history';
+import { TemplateEntity } from '@arrbiter/server/templates';
+import { DataSource, EntityManager, FindOptionsOrder, QueryFailedError } from 'typeorm';
+import { AppsService } from './apps.service';
+import { AppEntity } from './entities/app.entity';
+
+const TEMPLATE_RADARR = '00000000-0000-4000-8000-0000000000f1';
+const TEMPLATE_SONARR = '00000000-0000-4000-8000-0000000000f2';
+const UNKNOWN = '00000000-0000-4000-8000-999999999999';
+
+/** What PostgreSQL's `pg` driver reports for a duplicate slug, as TypeORM wraps it. */
+function uniqueViolation(): QueryFailedError {
+  const driverError = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+  return new QueryFailedError('INSERT INTO "app" …', [], driverError);
+}
+
+/**
+ * The `app`, `template` and `proxy` tables in memory, behind a fake DataSource: repositories hand out
+ * copies (as rows read from a database are), `slug` is unique, and a transaction's writes are undone
+ * when its callback throws. `events` records transactions and what was published, in order.
+ */
+class FakeDatabase {
+  apps = new Map<string, AppEntity>();
+  readonly templates = new Map<string, TemplateEntity>();
+  /** `proxy.app_id` of every proxy. */
+  readonly proxies: string[] = [];
+  readonly events: string[] = [];
+  /** What the next save of an app fails with, if anything. */
+  failNextSave?: Error;
+  private ids = 0;
+  private clock = Date.UTC(2030, 0, 1);
+
+  readonly manager = this.managerNamed('default');
+  readonly dataSource = {
+    manager: this.manager,
+    getRepository: (entity: unknown) => this.manager.getRepository(entity as typeof AppEntity),
+    transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
+      const before = new Map(this.apps);
+      this.events.push('begin');
+      try {
+        const result = await work(this.managerNamed('transaction'));
+        this.events.push('commit');
+        return result;
+      } catch (error) {
+        this.apps = before;
+        this.events.push('rollback');
+        throw error;
+      }
+    },
+    query: async (sql: string, parameters: unknown[]) => {
+      if (!/ FROM proxy /.test(sql)) throw new Error(`unexpected query ${sql}`);
+      const counts = new Map<string, number>();
+      for (const appId of this.proxies)
+        if (parameters.length === 0 || parameters[0] === appId) counts.set(appId, (counts.get(appId) ?? 0) + 1);
+      // PostgreSQL's count(*) is a bigint: `pg` hands it over as a string.
+      return [...counts].map(([app_id, count]) => ({ app_id, count: String(count) }));
+    },
+  } as unknown as DataSource;
+
+  addTemplate(id: string, name: string): void {
+    this.templates.set(id, Object.assign(new TemplateEntity(), { id, name }));
+  }
+
+  addApp(fields: Pick<AppEntity, 'name' | 'slug'> & Partial<AppEntity>): AppEntity {
+    const app = this.stored({ templateId: null, active: true, ...fields } as AppEntity);
+    return { ...app };
+  }
+
+  /** Every app as stored, by slug. */
+  slugs(): string[] {
+    return [...this.apps.values()].map((app) => app.slug).sort();
+  }
+
+  private managerNamed(name: string): EntityManager {
+    const manager = {
+      name,
+      getRepository: (entity: unknown) => {
+        if (entity === AppEntity) return this.appRepository();
+        if (entity === TemplateEntity) return this.templateRepository();
+        throw new Error('unexpected entity');
+      },
+    };
+    return manager as unknown as EntityManager;
+  }
+
+  private appRepository() {
+    return {
+      create: (values: Partial<AppEntity>) => Object.assign(new AppEntity(), values),
+      save: async (app: AppEntity) => {
+        const failure = this.failNextSave;
+        this.failNextSave = undefined;
+        if (failure) throw failure;
+        return { ...this.stored(app) };
+      },
+      findOneBy: async ({ id }: { id: string }) => {
+        const app = this.apps.get(id);
+        return app ? Object.assign(new AppEntity(), app) : null;
+      },
+      find: async ({ order }: { order: FindOptionsOrder<AppEntity> }) =>
+        [...this.apps.values()].map((app) => ({ ...app })).sort(byOrder(order)),
+      delete: async ({ id }: { id: string }) => {
+        this.apps.delete(id);
+        return { affected: 1 };
+      },
+    };
+  }
+
+  private templateRepository() {
+    return {
+      findOneBy: async ({ id }: { id: string }) => this.templates.get(id) ?? null,
+      find: async () => [...this.templates.values()],
+    };
+  }
+
+  private stored(app: AppEntity): AppEntity {
+    if ([...this.apps.values()].some((other) => other.slug === app.slug && other.id !== app.id))
+      throw uniqueViolation();
+    this.clock += 1_000;
+    const now = new Date(this.clock);
+    const id = app.id ?? `00000000-0000-4000-8000-${String((this.ids += 1)).padStart(12, '0')}`;
+    const row = Object.assign(new AppEntity(), app, { id, createdAt: app.createdAt ?? now, updatedAt: now });
+    this.apps.set(id, row);
+    return row;
+  }
+}
+
+/** Sorts rows as `find({ order })` does, for plain ascending/descending columns. */
+function byOrder<E>(order: FindOptionsOrder<E>) {
+  return (a: E, b: E): number => {
+    for (const [key, direction] of Object.entries(order)) {
+      const [x, y] = [a[key as keyof E], b[key as keyof E]];
+      const sign = direction === 'DESC' ? -1 : 1;
+      if (x < y) return -sign;
+      if (x > y) return sign;
+    }
+    return 0;
+  };
+}
+
+/** The collaborators of the service: a fake database, audit trail and change bus. */
+function setUp() {
+  const db = new FakeDatabase();
+  db.addTemplate(TEMPLATE_RADARR, 'Radarr read-only');
+  db.addTemplate(TEMPLATE_SONARR, 'Sonarr read-only');
+  const recorded: { change: ChangeRecord; manager: string }[] = [];
+  let failRecording = false;
+  const audit = {
+    record: async (change: ChangeRecord, manager: { name: string }) => {
+      if (failRecording) throw new Error('could not record the change');
+      recorded.push({ change, manager: manager.name });
+    },
+  } as unknown as ChangesService;
+  const published: { topic: ChangeTopic; id?: string }[] = [];
+  const changes = {
+    publish: async (topic: ChangeTopic, id?: string) => {
+      db.events.push(`publish ${topic}`);
+      published.push({ topic, id });
+    },
+  } as unknown as ChangeBus;
+  const service = new AppsService(db.dataSource, changes, audit);
+  return {
+    db,
+    service,
+    recorded,
+    published,
+    summaries: () => recorded.map((r) => r.change.summary),
+    failRecording: () => (failRecording = true),
+  };
+}
+
+/** The HTTP status an admin request would get for what the service threw. */
+async function statusOf(work: Promise<unknown>): Promise<number> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof HttpException)) throw new Error(`expected an HTTP error, got ${String(error)}`);
+  return error.getStatus();
+}
+
+describe(AppsService.name, () => {
+  describe('create', () => {
+    it('stores the app, records who created it in the same transaction, then publishes the change', async () => {
+      const { db, service, recorded, published } = setUp();
+
+      const app = await service.create(
+        { name: 'Notifiarr', slug: 'notifiarr', templateId: TEMPLATE_RADARR, active: true },
+        'alice',
+      );
+
+      expect(app).toEqual({
+        id: expect.any(String),
+        name: 'Notifiarr',
+        slug: 'notifiarr',
+        templateId: TEMPLATE_RADARR,
+        templateName: 'Radarr read-only',
+        active: true,
+        proxyCount: 0,
+        createdAt: '2030-01-01T00:00:01.000Z',
+        updatedAt: '2030-01-01T00:00:01.000Z',
+      });
+      expect(db.slugs()).toEqual(['notifiarr']);
+      expect(recorded).toEqual([
+        {
+          manager: 'transaction',
+          change: {
+            actor: 'alice',
+            action: 'app.created',
+            objectType: 'app',
+            objectId: app.id,
+            objectName: 'Notifiarr',
+            appId: app.id,
+            summary: 'App "Notifiarr" (/proxy/notifiarr) created with template "Radarr read-only", active',
+          },
+        },
+      ]);
+      // The proxy's in-memory state is told only once the app is committed.
+      expect(db.events).toEqual(['begin', 'commit', 'publish apps']);
+      expect(published).toEqual([{ topic: 'apps', id: app.id }]);
+    });
+
+    it('says so when the app has no template and is inactive', async () => {
+      const { service, summaries } = setUp();
+      const app = await service.create({ name: 'Script', slug: 'script', templateId: null, active: false }, 'alice');
+      expect([app.templateId, app.templateName, app.active]).toEqual([null, null, false]);
+      expect(summaries()).toEqual(['App "Script" (/proxy/script) created with no template, inactive']);
+    });
+
+    it('answers 409 for a slug another app has, and stores, records and publishes nothing', async () => {
+      const { db, service, recorded, published } = setUp();
+      db.addApp({ name: 'Notifiarr', slug: 'notifiarr' });
+
+      const error = await service
+        .create({ name: 'Other', slug: 'notifiarr', templateId: null, active: true }, 'alice')
+        .catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(ConflictException);
+      expect((error as ConflictException).message).toBe('The slug "notifiarr" is already used by another app');
+      expect(db.apps.size).toBe(1);
+      expect(recorded).toEqual([]);
+      expect(published).toEqual([]);
+    });
+
+    it('answers 400 for a template that does not exist, before storing anything', async () => {
+      const { db, service, published } = setUp();
+      const error = await service
+        .create({ name: 'T', slug: 't', templateId: UNKNOWN, active: true }, 'alice')
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadRequestException);
+      expect((error as BadRequestException).getResponse()).toMatchObject({
+        message: [`templateId ${UNKNOWN} is not a known template`],
+      });
+      expect(db.apps.size).toBe(0);
+      expect(published).toEqual([]);
+    });
+
+    it('stores nothing when the change cannot be recorded: the app and its audit entry go together', async () => {
+      const { db, service, published, failRecording } = setUp();
+      failRecording();
+      await expect(service.create({ name: 'N', slug: 'n', templateId: null, active: true }, 'alice')).rejects.toThrow(
+        'could not record the change',
+      );
+      expect(db.apps.size).toBe(0);
+      expect(db.events).toEqual(['begin', 'rollback']);
+      expect(published).toEqual([]);
+    });
+
+    it('passes on other database failures as they are, not as a conflict', async () => {
+      const { db, service } = setUp();
+      const reset = new QueryFailedError(
+        'INSERT INTO "app" …',
+        [],
+        Object.assign(new Error('reset'), { code: 'ECONNRESET' }),
+      );
+      db.failNextSave = reset;
+      await expect(service.create({ name: 'N', slug: 'n', templateId: null, active: true }, 'alice')).rejects.toBe(
+        reset,
+      );
+    });
+  });
+
+  describe('get and list', () => {
+    it('answers each app with its number of proxies and its template name', async () => {
+      const { db, service } = setUp();
+      const notifiarr = db.addApp({ name: 'Notifiarr', slug: 'notifiarr', templateId: TEMPLATE_RADARR });
+      const script = db.addApp({ name: 'Script', slug: 'script' });
+      db.proxies.push(notifiarr.id, notifiarr.id, script.id);
+
+      expect(await service.get(notifiarr.id)).toMatchObject({
+        name: 'Notifiarr',
+        proxyCount: 2,
+        templateName: 'Radarr read-only',
+      });
+      expect(await service.get(script.id)).toMatchObject({ name: 'Script', proxyCount: 1, templateName: null });
+    });
+
+    it('lists every app by name, with its own proxy count (0 without proxies)', async () => {
+      const { db, service } = setUp();
+      const zulu = db.addApp({ name: 'Zulu', slug: 'zulu', templateId: TEMPLATE_SONARR });
+      db.addApp({ name: 'Alpha', slug: 'alpha' });
+      db.proxies.push(zulu.id, zulu.id, zulu.id);
+
+      const apps = await service.list();
+
+      expect(apps.map((app) => [app.name, app.proxyCount, app.templateName])).toEqual([
+        ['Alpha', 0, null],
+        ['Zulu', 3, 'Sonarr read-only'],
+      ]);
+    });
+
+    it('answers 404 for an app that does not exist', async () => {
+      const { service } = setUp();
+      expect(await statusOf(service.get(UNKNOWN))).toBe(404);
+      await expect(service.find(UNKNOWN)).rejects.toBeInstanceOf(NotFoundException);
+    });
+  });
+
+  describe('update', () => {
+    it('saves the fields given, keeps the others, and records what changed', async () => {
+      const { db, service, recorded, published } = setUp();
+      const app = db.addApp({ name: 'Notifiarr', slug: 'notifiarr', templateId: TEMPLATE_RADARR });
+
+      const updated = await service.update(
+        app.id,
+        { name: 'Notifiarr 2', slug: 'notifiarr-2', templateId: TEMPLATE_SONARR, active: false },
+        'bob',
+      );
+
+      expect(updated).toMatchObject({
+        id: app.id,
+        name: 'Notifiarr 2',
+        slug: 'notifiarr-2',
+        templateId: TEMPLATE_SONARR,
+        templateName: 'Sonarr read-only',
+        active: false,
+      });
+      expect(recorded).toEqual([
+        {
+          manager: 'transaction',
+          change: {
+            actor: 'bob',
+            action: 'app.updated',
+            objectType: 'app',
+            objectId: app.id,
+            objectName: 'Notifiarr 2',
+            appId: app.id,
+            summary:
+              'App "Notifiarr 2": renamed "Notifiarr" → "Notifiarr 2", slug notifiarr → notifiarr-2, template "Sonarr read-only", deactivated',
+          },
+        },
+      ]);
+      expect(db.events).toEqual(['begin', 'commit', 'publish apps']);
+      expect(published).toEqual([{ topic: 'apps', id: app.id }]);
+    });
+
+    it('changes only what is given', async () => {
+      const { db, service, summaries } = setUp();
+      const app = db.addApp({ name: 'Notifiarr', slug: 'notifiarr', templateId: TEMPLATE_RADARR, active: false });
+
+      const updated = await service.update(app.id, { active: true }, 'bob');
+
+      expect(updated).toMatchObject({
+        name: 'Notifiarr',
+        slug: 'notifiarr',
+        templateId: TEMPLATE_RADARR,
+        active: true,
+      });
+      expect(summaries()).toEqual(['App "Notifiarr": activated']);
+    });
+
+    it('removes the template with null, and says when nothing changed', async () => {
+      const { db, service, summaries } = setUp();
+      const app = db.addApp({ name: 'Notifiarr', slug: 'notifiarr', templateId: TEMPLATE_RADARR });
+
+      expect(await service.update(app.id, { templateId: null }, 'bob')).toMatchObject({
+        templateId: null,
+        templateName: null,
+      });
+      await service.update(app.id, { name: 'Notifiarr' }, 'bob');
+
+      expect(summaries()).toEqual(['App "Notifiarr": no template', 'App "Notifiarr": saved without changes']);
+    });
+
+    it('answers 409 for a slug another app has, and leaves the app as it was', async () => {
+      const { db, service, published } = setUp();
+      db.addApp({ name: 'Taken', slug: 'taken' });
+      const app = db.addApp({ name: 'Mine', slug: 'mine' });
+
+      expect(await statusOf(service.update(app.id, { name: 'Renamed', slug: 'taken' }, 'bob'))).toBe(409);
+
+      expect(db.apps.get(app.id)).toMatchObject({ name: 'Mine', slug: 'mine' });
+      expect(published).toEqual([]);
+    });
+
+    it('keeps its own slug without a conflict', async () => {
+      const { db, service } = setUp();
+      const app = db.addApp({ name: 'Mine', slug: 'mine' });
+      await expect(service.update(app.id, { slug: 'mine', name: 'Still mine' }, 'bob')).resolves.toMatchObject({
+        slug: 'mine',
+      });
+    });
+
+    it('answers 404 for an app that does not exist, and 400 for an unknown template', async () => {
+      const { db, service, recorded, published } = setUp();
+      const app = db.addApp({ name: 'Mine', slug: 'mine' });
+
+      expect(await statusOf(service.update(UNKNOWN, { name: 'X' }, 'bob'))).toBe(404);
+      expect(await statusOf(service.update(app.id, { templateId: UNKNOWN }, 'bob'))).toBe(400);
+
+      expect(db.apps.get(app.id)).toMatchObject({ name: 'Mine', templateId: null });
+      expect(recorded).toEqual([]);
+      expect(published).toEqual([]);
+    });
+  });
+
+  describe('remove', () => {
+    it('deletes the app, records it, and then publishes the change so that its keys stop working', async () => {
+      const { db, service, recorded, published } = setUp();
+      const app = db.addApp({ name: 'Notifiarr', slug: 'notifiarr' });
+      const other = db.addApp({ name: 'Other', slug: 'other' });
+
+      await service.remove(app.id, 'carol');
+
+      expect(db.slugs()).toEqual(['other']);
+      expect(db.apps.has(other.id)).toBe(true);
+      expect(recorded).toEqual([
+        {
+          manager: 'transaction',
+          change: {
+            actor: 'carol',
+            action: 'app.deleted',
+            objectType: 'app',
+            objectId: app.id,
+            objectName: 'Notifiarr',
+            appId: app.id,
+            summary: 'App "Notifiarr" (/proxy/notifiarr) deleted with its proxies and keys',
+          },
+        },
+      ]);
+      expect(db.events).toEqual(['begin', 'commit', 'publish apps']);
+      expect(published).toEqual([{ topic: 'apps', id: app.id }]);
+    });
+
+    it('answers 404 for an app that does not exist, deleting, recording and publishing nothing', async () => {
+      const { db, service, recorded, published } = setUp();
+      db.addApp({ name: 'Notifiarr', slug: 'notifiarr' });
+
+      expect(await statusOf(service.remove(UNKNOWN, 'carol'))).toBe(404);
+
+      expect(db.apps.size).toBe(1);
+      expect(recorded).toEqual([]);
+      expect(published).toEqual([]);
+    });
+  });
+});
