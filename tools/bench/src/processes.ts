@@ -79,7 +79,9 @@ export async function startArrbiter(
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(logFile, 'a');
   const started = performance.now();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  // Started as production starts it (`npm start`, the image's CMD): --expose-gc lets the streaming-memory
+  // policy ask V8 for collections.
+  const child = spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env['PATH'],
