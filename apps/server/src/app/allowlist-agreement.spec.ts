@@ -16,6 +16,7 @@ import { AllowlistDraft, HTTP_METHODS, routeShape } from '@arrbiter/shared/allow
 import { parseTemplateFile, TemplatesService } from '@arrbiter/server/templates';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { DataSource } from 'typeorm';
+import { random } from '../testing/random';
 import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
 
 /** The fixture template repository (`<serviceType>/<name>.json`, real community templates). */
@@ -38,18 +39,6 @@ const FILES = readdirSync(FIXTURE)
       }),
   );
 const EVERY_PATH = [...new Set(FILES.flatMap((f) => Object.keys(f.block)))].sort();
-
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seedOf(text: string): number {
   let hash = SEED;

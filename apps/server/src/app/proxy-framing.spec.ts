@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { random } from '../testing/random';
 import { exchange, WireResponse } from '../testing/raw-socket';
+import { proxiedUpstream } from '../testing/proxied-upstream';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
@@ -73,18 +74,6 @@ const SMUGGLED = [
   'GET /radarr/api/v3/config/host HTTP/1.1\r\nX-Ignore: ',
   '0\r\n\r\nGET /radarr/api/v3/config/host HTTP/1.1\r\nHost: x\r\n\r\n',
 ];
-
-/** mulberry32: small, fast, seeded. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Generated {
   method: string;
@@ -281,17 +270,9 @@ describe('request framing through the gateway (differential)', () => {
     t = await startTestApp({ OPENAPI_SOURCES: 'none' });
     const admin = await t.admin();
     port = Number(new URL(await t.listen()).port);
-    upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
-    const service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    const app = (
-      await admin.post('/api/admin/v1/apps', { name: 'Fuzz', slug: 'fuzz', templateId: null, active: true }).expect(201)
-    ).body as AppDto;
-    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
-    key = proxy.key;
-    await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: OVERRIDES, active: true }).expect(200);
+    const proxied = await proxiedUpstream(admin, 'fuzz', 'Fuzz', OVERRIDES);
+    upstream = proxied.upstream;
+    key = proxied.proxy.key;
     // Only what the cases send counts from here.
     upstream.requests.length = 0;
     t.logs.length = 0;

@@ -1,8 +1,9 @@
 import { Agent, request as httpRequest } from 'node:http';
-import type { AppDto, ProxyConnectionDto, ServiceDto, WarningDto, Page } from '@arrbiter/contracts';
+import type { ProxyConnectionDto, WarningDto, Page } from '@arrbiter/contracts';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
 import { exchange } from '../testing/raw-socket';
+import { proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
 const OVERRIDES = {
@@ -37,19 +38,8 @@ describe('the /proxy route under adversarial input', () => {
     admin = await t.admin();
     base = await t.listen();
     port = Number(new URL(base).port);
-    upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
-    const service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    const app = (
-      await admin
-        .post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true })
-        .expect(201)
-    ).body as AppDto;
-    proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
+    ({ upstream, proxy } = await proxiedUpstream(admin, 'notifiarr', 'Notifiarr', OVERRIDES));
     key = proxy.key;
-    await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: OVERRIDES, active: true }).expect(200);
   });
   afterAll(async () => {
     await upstream.stop();

@@ -6,6 +6,7 @@ import { BODY_BYTES_PER_COLLECTION, BodyMemory } from '@arrbiter/server/gateway'
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
+import { proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
 interface AccessLine {
@@ -77,19 +78,8 @@ describe('the /proxy route', () => {
     t = await startTestApp({ OPENAPI_SOURCES: 'none', UPSTREAM_TIMEOUT_MS: '700', PROXY_NAME: 'arrbiter-test' });
     admin = await t.admin();
     base = await t.listen();
-    upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
-    const service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    app = (
-      await admin
-        .post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true })
-        .expect(201)
-    ).body as AppDto;
-    proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
+    ({ upstream, app, proxy } = await proxiedUpstream(admin, 'notifiarr', 'Notifiarr', OVERRIDES));
     key = proxy.key;
-    await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: OVERRIDES, active: true }).expect(200);
   });
   afterAll(async () => {
     await upstream.stop();

@@ -1,0 +1,32 @@
+import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import type { AdminClient } from './test-app';
+
+export interface ProxiedUpstream {
+  upstream: FakeServarr;
+  service: ServiceDto;
+  app: AppDto;
+  proxy: ProxyConnectionDto;
+}
+
+/**
+ * A fake Radarr under the URL base `/radarr`, registered as a service, and an active app `slug` with an
+ * active proxy on it granted `overrides`: what the proxy route's suites start from.
+ */
+export async function proxiedUpstream(
+  admin: AdminClient,
+  slug: string,
+  name: string,
+  overrides: Record<string, string[]>,
+): Promise<ProxiedUpstream> {
+  const upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
+  const service = (
+    await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+  ).body as ServiceDto;
+  const app = (await admin.post('/api/admin/v1/apps', { name, slug, templateId: null, active: true }).expect(201))
+    .body as AppDto;
+  const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+    .body as ProxyConnectionDto;
+  await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
+  return { upstream, service, app, proxy };
+}
