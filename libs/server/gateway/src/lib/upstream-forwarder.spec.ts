@@ -1,0 +1,549 @@
+import {
+  createServer,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  request,
+  Server,
+  ServerResponse,
+} from 'node:http';
+import { AddressInfo, connect, Socket } from 'node:net';
+import { Logger } from '@nestjs/common';
+import { RouteMatcher } from '@arrbiter/server/catalog';
+import type { AppConfig } from '@arrbiter/server/config';
+import { BodyMemory } from './body-memory';
+import type { ServiceState } from './proxy-registry';
+import { ForwardOutcome, UpstreamForwarder } from './upstream-forwarder';
+
+const UPSTREAM_KEY = 'upstream-key-0123456789abcdef';
+
+/** A request as the upstream parsed it. */
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+  body: string;
+}
+
+/** What a client got back. */
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+type Respond = (req: IncomingMessage, res: ServerResponse, received: Received) => void;
+
+const servers: Server[] = [];
+
+async function listen(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function closeAll(): Promise<void> {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+}
+
+/** A loopback upstream that records every request it parsed and answers as `respond` says. */
+async function upstream(
+  respond: Respond = (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
+) {
+  const received: Received[] = [];
+  const arrived: ((req: IncomingMessage) => void)[] = [];
+  const server = createServer((req, res) => {
+    arrived.splice(0).forEach((notify) => notify(req));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const message: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body: Buffer.concat(chunks).toString('latin1'),
+      };
+      received.push(message);
+      respond(req, res, message);
+    });
+  });
+  const port = await listen(server);
+  /** Resolves with the next request as soon as its head has arrived. */
+  const next = () => new Promise<IncomingMessage>((resolve) => arrived.push(resolve));
+  return { server, received, next, origin: `http://127.0.0.1:${port}` };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function serviceAt(origin: string, basePath = '/radarr', revision = 'r1'): ServiceState {
+  return {
+    id: 'svc-1',
+    type: 'radarr',
+    origin,
+    basePath,
+    upstreamKey: UPSTREAM_KEY,
+    catalog: new RouteMatcher(),
+    revision,
+  };
+}
+
+interface Forward {
+  service: ServiceState;
+  path?: string;
+  query?: string;
+  protocol?: string;
+}
+
+/**
+ * The gateway's side: a loopback server that hands every request to the forwarder (the proxy route,
+ * past its guard and interceptor) and every upgrade to `upgrade`, recording the settle callbacks.
+ */
+async function front(forwarder: UpstreamForwarder, route: () => Forward) {
+  const settled: ForwardOutcome[] = [];
+  const waiting: ((outcome: ForwardOutcome) => void)[] = [];
+  const server = createServer((req, res) => {
+    const { service, path = '/api/v3/movie', query = '', protocol = 'http' } = route();
+    forwarder.forward(req, res, service, path, query, protocol, (outcome) => {
+      settled.push(outcome);
+      waiting.splice(0).forEach((notify) => notify(outcome));
+    });
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const { service, path = '/api/v3/movie', query = '', protocol = 'http' } = route();
+    forwarder.upgrade(req, socket, head, service, path, query, protocol);
+  });
+  const port = await listen(server);
+  const nextSettle = () => new Promise<ForwardOutcome>((resolve) => waiting.push(resolve));
+  return { port, settled, nextSettle };
+}
+
+/** A client request on a connection of its own; `chunks` are written one by one. */
+function send(
+  port: number,
+  options: { method?: string; path?: string; headers?: OutgoingHttpHeaders; chunks?: string[] } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path ?? '/proxy/notifiarr/api/v3/movie?apikey=client-key',
+        headers: options.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    for (const chunk of options.chunks ?? []) req.write(chunk);
+    req.end();
+  });
+}
+
+function forwarderWith(upstreamTimeoutMs = 30_000, bodies = new BodyMemory(null)): UpstreamForwarder {
+  const config = { proxyName: 'arrbiter-test', upstreamTimeoutMs } as AppConfig;
+  return new UpstreamForwarder(config, bodies);
+}
+
+describe(UpstreamForwarder.name, () => {
+  let forwarders: UpstreamForwarder[];
+  let warn: jest.SpyInstance;
+
+  const make = (...args: Parameters<typeof forwarderWith>) => {
+    const forwarder = forwarderWith(...args);
+    forwarders.push(forwarder);
+    return forwarder;
+  };
+
+  beforeEach(() => {
+    forwarders = [];
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
+
+  afterEach(async () => {
+    for (const forwarder of forwarders) forwarder.onApplicationShutdown();
+    await closeAll();
+    jest.restoreAllMocks();
+  });
+
+  describe('the request sent upstream', () => {
+    it("drops the hop's headers and those Connection names, but keeps Content-Length and the body", async () => {
+      const up = await upstream();
+      const { port, settled } = await front(make(), () => ({ service: serviceAt(up.origin) }));
+      const answer = await send(port, {
+        method: 'POST',
+        headers: {
+          Host: 'arrbiter.example',
+          Connection: 'keep-alive, Content-Length, X-Hop-One, x-hop-two',
+          'Content-Length': '5',
+          'Content-Type': 'application/json',
+          'X-Hop-One': '1',
+          'X-Hop-Two': '2',
+          'Keep-Alive': 'timeout=30',
+          'Proxy-Connection': 'keep-alive',
+          'Proxy-Authorization': 'Basic cHJveHk6cHJveHk=',
+          TE: 'trailers',
+          Upgrade: 'h2c',
+          'HTTP2-Settings': 'AAMAAABkAAQAAP__',
+          Expect: '100-continue',
+          Accept: 'application/json',
+          'X-Custom': 'kept',
+        },
+        chunks: ['hello'],
+      });
+      expect(answer.status).toBe(200);
+      expect(settled).toEqual([]);
+
+      expect(up.received).toHaveLength(1);
+      const [received] = up.received;
+      expect(received?.method).toBe('POST');
+      expect(received?.body).toBe('hello');
+      expect(received?.headers).toMatchObject({
+        'content-length': '5',
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-custom': 'kept',
+      });
+      expect(received?.headers['transfer-encoding']).toBeUndefined();
+      for (const name of [
+        'x-hop-one',
+        'x-hop-two',
+        'keep-alive',
+        'proxy-connection',
+        'proxy-authorization',
+        'te',
+        'upgrade',
+        'http2-settings',
+        'expect',
+      ])
+        expect({ name, value: received?.headers[name] }).toEqual({ name, value: undefined });
+      // The upstream connection is this hop's own.
+      expect(received?.headers.connection).toBe('keep-alive');
+    });
+
+    it('keeps a chunked body framed even when Connection names Transfer-Encoding', async () => {
+      const up = await upstream();
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin), path: '/api/v3/movie/1' }));
+      // A body that is a request of its own: unframed, the upstream would read it as a second request.
+      const smuggled = 'GET /radarr/api/v3/config/host HTTP/1.1\r\nHost: x\r\n\r\n';
+      const answer = await send(port, {
+        method: 'DELETE',
+        headers: {
+          Connection: 'Transfer-Encoding, X-Hop',
+          'Transfer-Encoding': 'chunked',
+          'X-Hop': '1',
+          // Announces trailers of this hop's chunked message (a header only a chunked request may carry).
+          Trailer: 'X-Checksum',
+        },
+        chunks: [smuggled.slice(0, 20), smuggled.slice(20)],
+      });
+      expect(answer.status).toBe(200);
+      expect(up.received.map((r) => [r.method, r.url, r.body])).toEqual([
+        ['DELETE', '/radarr/api/v3/movie/1', smuggled],
+      ]);
+      expect(up.received[0]?.headers['transfer-encoding']).toBe('chunked');
+      expect(up.received[0]?.headers['x-hop']).toBeUndefined();
+      expect(up.received[0]?.headers.trailer).toBeUndefined();
+    });
+
+    it("replaces the client's credentials with the upstream's key", async () => {
+      const up = await upstream();
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin) }));
+      await send(port, {
+        headers: {
+          'X-Api-Key': 'client-proxy-key',
+          Authorization: 'Bearer client-token',
+          Cookie: 'arrbiter_session=abc',
+        },
+      });
+      const [received] = up.received;
+      expect(received?.headers['x-api-key']).toBe(UPSTREAM_KEY);
+      expect(received?.headers.authorization).toBeUndefined();
+      expect(received?.headers.cookie).toBeUndefined();
+      // Once, not the client's and the upstream's side by side.
+      const names = (received?.rawHeaders ?? []).filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+      expect(names.filter((n) => n === 'x-api-key')).toHaveLength(1);
+      expect(JSON.stringify(received?.rawHeaders)).not.toContain('client-proxy-key');
+    });
+
+    it('appends to Via and X-Forwarded-For, and sets X-Forwarded-Proto and -Host over what the client sent', async () => {
+      const up = await upstream();
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin), protocol: 'https' }));
+      await send(port, {
+        headers: {
+          Host: 'arrbiter.example:8443',
+          Via: '1.0 corporate-proxy',
+          'X-Forwarded-For': '203.0.113.9',
+          'X-Forwarded-Proto': 'http',
+          'X-Forwarded-Host': 'evil.example',
+        },
+      });
+      expect(up.received[0]?.headers).toMatchObject({
+        via: '1.0 corporate-proxy, 1.1 arrbiter-test',
+        'x-forwarded-for': '203.0.113.9, 127.0.0.1',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'arrbiter.example:8443',
+        // changeOrigin: the upstream is addressed by its own name.
+        host: new URL(up.origin).host,
+      });
+
+      await send(port, { headers: { Host: 'arrbiter.example' } });
+      expect(up.received[1]?.headers).toMatchObject({
+        via: '1.1 arrbiter-test',
+        'x-forwarded-for': '127.0.0.1',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'arrbiter.example',
+      });
+    });
+
+    it("never passes on the client's X-Forwarded-Host, even when there is no Host to put in its place", async () => {
+      const up = await upstream();
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin) }));
+      // HTTP/1.0 needs no Host header.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write('GET /proxy/notifiarr/api/v3/movie HTTP/1.0\r\nX-Forwarded-Host: evil.example\r\n\r\n'),
+        );
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString()));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.[01] 200 /);
+      expect(up.received).toHaveLength(1);
+      expect(up.received[0]?.headers['x-forwarded-host']).toBeUndefined();
+    });
+
+    it.each([
+      ['/radarr', '/api/v3/movie/1', 'a=1&b=%20x', '/radarr/api/v3/movie/1?a=1&b=%20x'],
+      ['', '/api/v3/system/status', '', '/api/v3/system/status'],
+      [
+        '/sub/dir',
+        '/feed/v3/calendar/radarr.ics',
+        'unmonitored=true',
+        '/sub/dir/feed/v3/calendar/radarr.ics?unmonitored=true',
+      ],
+    ])('joins the URL base %j, the path %j and the query %j', async (basePath, path, query, expected) => {
+      const up = await upstream();
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin, basePath), path, query }));
+      await send(port, { path: '/proxy/notifiarr/ignored?apikey=client-key&a=2' });
+      expect(up.received.map((r) => r.url)).toEqual([expected]);
+    });
+
+    it("forwards to a service's new address once its revision changes", async () => {
+      const first = await upstream();
+      const second = await upstream();
+      let service = serviceAt(first.origin);
+      const { port } = await front(make(), () => ({ service }));
+      await send(port);
+      service = serviceAt(second.origin, '/radarr', 'r2');
+      await send(port);
+      expect([first.received.length, second.received.length]).toEqual([1, 1]);
+    });
+  });
+
+  describe('the response', () => {
+    it("drops the upstream's hop-by-hop headers and those its Connection names, but keeps Content-Length", async () => {
+      const up = await upstream((_req, res) => {
+        res.writeHead(201, {
+          Connection: 'keep-alive, X-Resp-Hop, Content-Length',
+          'Content-Length': '5',
+          'X-Resp-Hop': 'secret',
+          'Keep-Alive': 'timeout=99',
+          'Proxy-Connection': 'keep-alive',
+          'Proxy-Authenticate': 'Basic realm="upstream"',
+          TE: 'trailers',
+          Upgrade: 'h2c',
+          'X-Other': 'kept',
+        });
+        res.end('hello');
+      });
+      const { port, settled } = await front(make(), () => ({ service: serviceAt(up.origin) }));
+      const answer = await send(port);
+      expect(answer).toMatchObject({ status: 201, body: 'hello' });
+      expect(answer.headers['content-length']).toBe('5');
+      expect(answer.headers['transfer-encoding']).toBeUndefined();
+      expect(answer.headers['x-other']).toBe('kept');
+      for (const name of ['x-resp-hop', 'proxy-connection', 'proxy-authenticate', 'te', 'upgrade'])
+        expect({ name, value: answer.headers[name] }).toEqual({ name, value: undefined });
+      expect(answer.headers['keep-alive']).not.toBe('timeout=99');
+      expect(settled).toEqual([]);
+    });
+  });
+
+  describe('failures', () => {
+    it('answers 502 with a problem document when the upstream cannot be reached', async () => {
+      const port = await closedPort();
+      const gateway = await front(make(), () => ({ service: serviceAt(`http://127.0.0.1:${port}`) }));
+      const answer = await send(gateway.port);
+      expect(answer.status).toBe(502);
+      expect(answer.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(answer.body)).toEqual({
+        type: 'about:blank',
+        title: 'Bad Gateway',
+        status: 502,
+        detail: 'The upstream cannot be reached (ECONNREFUSED)',
+      });
+      expect(gateway.settled).toEqual(['upstream-unreachable']);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('ECONNREFUSED'));
+    });
+
+    it('answers 504 with a problem document when the upstream does not answer in time', async () => {
+      const up = await upstream(() => undefined);
+      const gateway = await front(make(5), () => ({ service: serviceAt(up.origin) }));
+      const answer = await send(gateway.port);
+      expect(answer.status).toBe(504);
+      expect(answer.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(answer.body)).toEqual({
+        type: 'about:blank',
+        title: 'Gateway Timeout',
+        status: 504,
+        detail: 'The upstream did not answer within 5 ms',
+      });
+      expect(gateway.settled).toEqual(['upstream-timeout']);
+    });
+
+    it('cuts a response already under way when the upstream stalls, and settles it as timed out', async () => {
+      const up = await upstream((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('part of the body');
+      });
+      // Long enough for the head to arrive first on a busy machine: only the stalled body times out.
+      const gateway = await front(make(500), () => ({ service: serviceAt(up.origin) }));
+      await expect(send(gateway.port)).rejects.toThrow();
+      expect(gateway.settled).toEqual(['upstream-timeout']);
+    });
+
+    it('settles as forwarded, and abandons the upstream request, when the client goes away', async () => {
+      const up = await upstream(() => undefined);
+      const gateway = await front(make(), () => ({ service: serviceAt(up.origin) }));
+      const arrived = up.next();
+      const settle = gateway.nextSettle();
+      const client = request({ host: '127.0.0.1', port: gateway.port, path: '/x', agent: false });
+      client.on('error', () => undefined);
+      client.end();
+      const upstreamRequest = await arrived;
+      const abandoned = new Promise<void>((resolve) => upstreamRequest.socket.once('close', () => resolve()));
+      client.destroy();
+      await expect(settle).resolves.toBe('forwarded');
+      await abandoned;
+      expect(gateway.settled).toEqual(['forwarded']);
+    });
+  });
+
+  describe('WebSocket upgrades', () => {
+    it("forwards an upgrade with its Connection and Upgrade headers and the upstream's key, then relays both ways", async () => {
+      const up = await upstream((_req, res) => res.writeHead(400).end('not an upgrade'));
+      const upgrades: Received[] = [];
+      up.server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
+        upgrades.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: [], body: '' });
+        socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+        socket.pipe(socket);
+      });
+      const gateway = await front(make(), () => ({
+        service: serviceAt(up.origin),
+        path: '/signalr/messages',
+        query: 'access_token=x',
+        protocol: 'https',
+      }));
+
+      const echoed = await new Promise<string>((resolve, reject) => {
+        const client = request({
+          host: '127.0.0.1',
+          port: gateway.port,
+          path: '/proxy/notifiarr/signalr/messages',
+          agent: false,
+          headers: {
+            Connection: 'Upgrade',
+            Upgrade: 'websocket',
+            'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+            'Sec-WebSocket-Version': '13',
+            'X-Api-Key': 'client-proxy-key',
+          },
+        });
+        client.on('upgrade', (_res, socket: Socket) => {
+          socket.once('data', (data: Buffer) => {
+            resolve(data.toString());
+            socket.destroy();
+          });
+          socket.write('ping');
+        });
+        client.on('response', (res) => reject(new Error(`answered ${res.statusCode} instead of upgrading`)));
+        client.on('error', reject);
+        client.end();
+      });
+
+      expect(echoed).toBe('ping');
+      expect(upgrades).toHaveLength(1);
+      expect(upgrades[0]?.url).toBe('/radarr/signalr/messages?access_token=x');
+      expect(upgrades[0]?.headers).toMatchObject({
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'x-api-key': UPSTREAM_KEY,
+        via: '1.1 arrbiter-test',
+        'x-forwarded-proto': 'https',
+      });
+    });
+  });
+
+  describe('streamed bodies', () => {
+    it('counts request and response bodies of unknown length towards the memory policy', async () => {
+      const collect = jest.fn();
+      const bodies = new BodyMemory(collect, 1);
+      const up = await upstream((req, res) => {
+        if (req.method === 'GET') {
+          res.writeHead(200, { 'Content-Type': 'text/plain' });
+          res.write('a chunked ');
+          res.end('response');
+        } else res.writeHead(204).end();
+      });
+      const { port } = await front(make(30_000, bodies), () => ({ service: serviceAt(up.origin) }));
+
+      const answer = await send(port);
+      expect(answer.headers['transfer-encoding']).toBe('chunked');
+      const afterResponse = collect.mock.calls.length;
+      expect(afterResponse).toBeGreaterThan(0);
+
+      await send(port, {
+        method: 'POST',
+        headers: { 'Transfer-Encoding': 'chunked' },
+        chunks: ['a chunked ', 'request'],
+      });
+      expect(up.received[1]?.body).toBe('a chunked request');
+      expect(collect.mock.calls.length).toBeGreaterThan(afterResponse);
+    });
+
+    it('says at start-up when it cannot bound the memory of streamed bodies', () => {
+      make();
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('--expose-gc'));
+      warn.mockClear();
+      make(30_000, new BodyMemory(jest.fn()));
+      expect(warn).not.toHaveBeenCalled();
+    });
+  });
+});
