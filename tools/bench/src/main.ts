@@ -8,13 +8,22 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { constants, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { drive, LoadResult, Mix } from './load';
 import { freePort } from '@arrbiter/tools/fake-servarr';
-import { Child, countCpu, machineBusyMs, ROOT, SERVER_MAIN, startArrbiter, startScript } from './processes';
+import {
+  Child,
+  countCpu,
+  killChildren,
+  machineBusyMs,
+  ROOT,
+  SERVER_MAIN,
+  startArrbiter,
+  startScript,
+} from './processes';
 import { seed, SeededApp } from './seed';
 import { cleanupWrk, wrk } from './wrk';
 
@@ -71,6 +80,9 @@ interface Row {
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
+/** Data directories of the Arrbiter processes not cleaned up yet: an interrupted bench removes them. */
+const scratch = new Set<string>();
+
 async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `arrbiter_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new Client({ connectionString: url });
@@ -98,6 +110,7 @@ async function arrbiterTarget(
   databaseUrl?: string,
 ): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-'));
+  scratch.add(dataDir);
   const database = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
   const env: NodeJS.ProcessEnv = {
     DATA_DIR: dataDir,
@@ -120,6 +133,7 @@ async function arrbiterTarget(
       await child.stop();
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      scratch.delete(dataDir);
     },
   };
 }
@@ -576,11 +590,25 @@ async function main(): Promise<void> {
     mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
     writeFileSync(join(ROOT, 'artifacts', SMOKE ? 'bench-smoke.md' : 'bench.md'), `${report}\n`);
   } finally {
-    for (const target of targets) await target.cleanup();
+    // Every step runs even when one fails: a failed cleanup must not leave the other processes running.
+    for (const target of targets)
+      await target.cleanup().catch((error: unknown) => log(`Could not clean up ${target.name}: ${String(error)}`));
     await passthrough.stop();
     await upstream.stop();
     cleanupWrk();
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true }); // a target that failed to start
   }
+}
+
+// Interrupted (Ctrl-C, a CI time-out): stop the child processes rather than leave them running. A
+// PostgreSQL database created for the run is left behind then (its name starts with arrbiter_bench_).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    killChildren();
+    cleanupWrk();
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+    process.exit(128 + constants.signals[signal]);
+  });
 }
 
 main().catch((error: unknown) => {

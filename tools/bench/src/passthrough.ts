@@ -12,5 +12,7 @@ const proxy = createProxyMiddleware({
 createServer((req, res) => void proxy(req, res, () => res.writeHead(404).end())).listen(Number(port), '127.0.0.1', () =>
   console.log(`ready ${port}`),
 );
-// Exits normally, so that BENCH_NODE_OPTIONS=--cpu-prof writes its profile.
+// Exits normally, so that BENCH_NODE_OPTIONS=--cpu-prof writes its profile; also when the bench that
+// started it has gone (its IPC channel closed), so that an interrupted bench leaves nothing running.
 process.on('SIGTERM', () => process.exit(0));
+process.on('disconnect', () => process.exit(0));

@@ -19,6 +19,30 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** Every child process still running, so that an interrupted bench can stop them (`killChildren`). */
+const running = new Set<ChildProcess>();
+
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Sends SIGTERM to every child still running: what an interrupted bench does before it exits. */
+export function killChildren(): void {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGTERM');
+}
+
+/** Waits for `url` to answer; a child that does not start is stopped, not left behind. */
+async function ready(url: string, child: ChildProcess, name: string): Promise<void> {
+  try {
+    await waitFor(url, child, name);
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    throw error;
+  }
+}
+
 async function waitFor(url: string, child: ChildProcess, name: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -56,12 +80,15 @@ function wrap(name: string, url: string, child: ChildProcess): Child {
 
 /** Runs one of the benchmark's own TypeScript scripts (upstream, passthrough) as a child process. */
 export async function startScript(name: string, script: string, args: string[], probe: string): Promise<Child> {
-  const child = spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitFor(probe, child, name);
+  // The IPC channel closes when the bench's process ends, however it ends: the script then exits.
+  const child = track(
+    spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
+  );
+  await ready(probe, child, name);
   return wrap(name, probe.replace(/\/[^/]*$/, ''), child);
 }
 
@@ -81,22 +108,24 @@ export async function startArrbiter(
   const started = performance.now();
   // Started as production starts it (`npm start`, the image's CMD): --expose-gc lets the streaming-memory
   // policy ask V8 for collections.
-  const child = spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env['PATH'],
-      HOME: process.env['HOME'],
-      // Lets a developer profile the server under load (BENCH_NODE_OPTIONS=--cpu-prof).
-      NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      ...env,
-    },
-    stdio: ['ignore', log, 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        // Lets a developer profile the server under load (BENCH_NODE_OPTIONS=--cpu-prof).
+        NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        ...env,
+      },
+      stdio: ['ignore', log, 'inherit'],
+    }),
+  );
   closeSync(log); // the child has its own copy of the descriptor
-  await waitFor(`${url}/health`, child, name);
+  await ready(`${url}/health`, child, name);
   return { child: wrap(name, url, child), startupMs: performance.now() - started };
 }
 

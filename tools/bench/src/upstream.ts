@@ -9,5 +9,7 @@ FakeServarr.start({ type: 'radarr', port: Number(port), apiKey, record: false })
     process.exit(1);
   },
 );
-// Exits normally, so that BENCH_NODE_OPTIONS=--cpu-prof writes its profile.
+// Exits normally, so that BENCH_NODE_OPTIONS=--cpu-prof writes its profile; also when the bench that
+// started it has gone (its IPC channel closed), so that an interrupted bench leaves nothing running.
 process.on('SIGTERM', () => process.exit(0));
+process.on('disconnect', () => process.exit(0));
