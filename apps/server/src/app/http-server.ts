@@ -21,8 +21,8 @@ export function createHttpServer(express: RequestListener, proxy: () => ProxyEnt
     if (!isProxyUrl(req.url ?? '/')) return express(req, res);
     const entry = proxy();
     if (entry) return entry.handle(req, res);
-    res.writeHead(503, { 'Content-Type': 'application/problem+json', Connection: 'close' });
-    res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Starting' }));
+    // Not reached: the server listens only once the application (and so the gateway) is built.
+    res.writeHead(503, { Connection: 'close' }).end();
   });
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const entry = proxy();

@@ -42,13 +42,8 @@ export const DISCARDED_BODY_LIMIT = 64 * 1024;
 /** How long the rest of such a body may take to arrive before the connection is closed. */
 const DISCARD_DEADLINE_MS = 5_000;
 
-/**
- * Answers a request that is not forwarded. A body that came with it must not be left on the
- * connection: a small one (declared at most 64 KiB) is read and discarded by Node and the connection
- * stays usable for the client's next call; a larger or unsized (chunked) one is not read — the answer
- * says `Connection: close` and Node closes the connection after it.
- */
-export function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
+/** Writes an RFC 9457 problem document as the whole response (destroys one already under way). */
+export function writeProblem(res: ServerResponse, status: number, detail: string, close = false): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -58,12 +53,22 @@ export function sendProblem(req: IncomingMessage, res: ServerResponse, status: n
     'Content-Type': 'application/problem+json',
     'Content-Length': Buffer.byteLength(body),
   };
-  const declared = req.headers['content-length'];
-  if (req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT)
-    headers['Connection'] = 'close';
-  else if (Number(declared) > 0) discardWithin(req, res, DISCARD_DEADLINE_MS);
+  if (close) headers['Connection'] = 'close';
   res.writeHead(status, headers);
   res.end(body);
+}
+
+/**
+ * Answers a request that is not forwarded. A body that came with it must not be left on the
+ * connection: a small one (declared at most 64 KiB) is read and discarded by Node and the connection
+ * stays usable for the client's next call; a larger or unsized (chunked) one is not read — the answer
+ * says `Connection: close` and Node closes the connection after it.
+ */
+export function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
+  const declared = req.headers['content-length'];
+  const close = req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT;
+  if (!close && Number(declared) > 0 && !res.headersSent) discardWithin(req, res, DISCARD_DEADLINE_MS);
+  writeProblem(res, status, detail, close);
 }
 
 /** Closes the connection if the rest of a small refused body has not arrived in time. */

@@ -2,10 +2,10 @@ import { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import type { ProblemDetails } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { createProxyMiddleware, RequestHandler } from 'http-proxy-middleware';
 import { BodyMemory } from './body-memory';
+import { writeProblem } from './proxy-problem';
 import type { ServiceState } from './proxy-registry';
 
 /**
@@ -52,17 +52,6 @@ interface Forwarding {
 
 const FORWARDING = Symbol('arrbiter.forwarding');
 type ForwardedMessage = IncomingMessage & { [FORWARDING]?: Forwarding };
-
-function problem(res: ServerResponse, status: number, title: string, detail: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body: ProblemDetails = { type: 'about:blank', title, status, detail };
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 /**
  * Forwards allowed requests with http-proxy-middleware: bodies stream both ways on keep-alive
@@ -243,9 +232,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       res.destroy();
       return;
     }
-    if (timedOut)
-      problem(res, 504, 'Gateway Timeout', `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
-    else problem(res, 502, 'Bad Gateway', `The upstream cannot be reached (${code})`);
+    if (timedOut) writeProblem(res, 504, `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
+    else writeProblem(res, 502, `The upstream cannot be reached (${code})`);
   }
 }
 
