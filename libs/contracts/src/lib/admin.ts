@@ -40,6 +40,24 @@ export interface AppDto {
   updatedAt: string;
 }
 
+export type AppState = 'active' | 'inactive';
+
+/**
+ * `GET /api/admin/v1/apps`: apps sorted by name, then id, answered as a `Page<AppDto>` whose
+ * `proxyCount` and `templateName` are those of the page's apps.
+ */
+export interface ListAppsQuery {
+  /** 1–200, default 50. */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+  /** A case-insensitive part of the name or slug (`%` and `_` are plain characters). */
+  q?: string;
+  /** A template's id, or `none` for apps without a template. */
+  templateId?: string;
+  state?: AppState;
+}
+
 export interface CreateAppRequest {
   name: string;
   slug: string;
