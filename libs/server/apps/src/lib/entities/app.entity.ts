@@ -12,6 +12,8 @@ import { TemplateEntity } from '@arrbiter/server/templates';
 
 /** A client integration (Notifiarr, Overseerr, a script…): its proxies carry its keys. */
 @Entity('app')
+/** The admin list's order and keyset: by name, then id. */
+@Index('IDX_app_name_id', ['name', 'id'])
 export class AppEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { AppsByName1795469092158 } from './1795469092158-AppsByName';
 import { TemplateRepositorySettings1795276983424 } from './1795276983424-TemplateRepositorySettings';
 import { TemplatesRevisionsChanges1795276063170 } from './1795276063170-TemplatesRevisionsChanges';
 import { ProxyCore1795267688566 } from './1795267688566-ProxyCore';
@@ -10,4 +11,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ProxyCore1795267688566,
   TemplatesRevisionsChanges1795276063170,
   TemplateRepositorySettings1795276983424,
+  AppsByName1795469092158,
 ];
