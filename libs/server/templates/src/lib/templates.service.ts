@@ -50,6 +50,15 @@ export class TemplatesService {
     return template;
   }
 
+  /** The names of the templates with these ids (ids of no template are left out). */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.dataSource
+      .getRepository(TemplateEntity)
+      .find({ select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   /** The block a template grants a service type (empty for no template or no block). */
   async block(
     templateId: string | null,
