@@ -13,14 +13,21 @@ export class SessionGuard implements CanActivate {
     private readonly sessions: SessionsService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    // The admin API's guard: the proxy route's pipeline (context type 'proxy') has its own credential.
+  /**
+   * Synchronous where it stands aside: the proxy route's pipeline (context type 'proxy') has its own
+   * credential, and Nest awaits only a guard that returns a promise.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
       context.getHandler(),
       context.getClass(),
     ]);
     if (isPublic) return true;
+    return this.authenticate(context);
+  }
+
+  private async authenticate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AdminRequest>();
     const token: unknown = request.cookies?.[SESSION_COOKIE];
     const admin = typeof token === 'string' ? await this.sessions.resolve(token) : null;
