@@ -10,6 +10,8 @@ module.exports = {
     // ESM-only or dynamic-import packages under node_modules (see the transformer).
     '/node_modules/.+\\.(c|m)?js$': join(__dirname, 'tools/jest/esm-interop-transformer.cjs'),
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql|http-proxy-middleware|httpxy|is-plain-obj)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@electric-sql|@nestjs/typeorm|http-proxy-middleware|httpxy|is-plain-obj)/)',
+  ],
   testTimeout: 120_000,
 };

@@ -2,7 +2,8 @@
  * Lets jest (CommonJS, no --experimental-vm-modules) load the few ESM-minded packages the server uses:
  * - PGlite loads parts of itself with `import("fs/promises")`, which jest's VM cannot run without the
  *   flag; this rewrites such dynamic imports of bare names into `require`.
- * - http-proxy-middleware 4 and httpxy are ESM-only; they are handed to ts-jest to become CommonJS.
+ * - http-proxy-middleware 4, httpxy and @nestjs/typeorm 12 are ESM-only; they are handed to ts-jest to become CommonJS.
+ *   @nestjs/typeorm declares its own `require` from `createRequire(import.meta.url)`: CommonJS has one already.
  */
 const { createHash } = require('node:crypto');
 const tsJest = require('ts-jest').default;
@@ -24,11 +25,14 @@ module.exports = {
       );
       return { code: `const __moduleRequire = require;${code}` };
     }
+    if (path.includes('@nestjs/typeorm')) {
+      source = source.replace(/^const require = createRequire\(import\.meta\.url\);$/m, '');
+    }
     return tsTransformer.process(source, path, options);
   },
   getCacheKey(source, path, options) {
     return createHash('sha256')
-      .update('esm-interop-2')
+      .update('esm-interop-3')
       .update(path)
       .update(source)
       .update(options.configString ?? '')

@@ -22,7 +22,75 @@ function initialized(ds: ArrbiterDataSource): ArrbiterDataSource {
   return ds;
 }
 
+/** A promise the test settles by hand. */
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((res) => (resolve = res));
+  return { promise, resolve };
+}
+
+/** Lets every pending promise callback run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe(ArrbiterDataSource.name, () => {
+  it('runs the registered drains one after another, in order, before closing the pool', async () => {
+    const events: string[] = [];
+    const ds = initialized(dataSource(events, async () => undefined));
+    const first = deferred();
+    const second = deferred();
+    ds.beforeDestroy(async () => {
+      events.push('first drain');
+      await first.promise;
+      events.push('first drained');
+    });
+    ds.beforeDestroy(async () => {
+      events.push('second drain');
+      await second.promise;
+      events.push('second drained');
+    });
+
+    const destroyed = ds.destroy();
+    await settle();
+    expect(events).toEqual(['first drain']);
+
+    first.resolve();
+    await settle();
+    expect(events).toEqual(['first drain', 'first drained', 'second drain']);
+
+    second.resolve();
+    await destroyed;
+    expect(events).toEqual([
+      'first drain',
+      'first drained',
+      'second drain',
+      'second drained',
+      'pool closed',
+      'after destroy',
+    ]);
+  });
+
+  it('still closes the pool and what it runs on when a drain fails, and reports that failure', async () => {
+    const events: string[] = [];
+    const ds = initialized(dataSource(events, async () => undefined));
+    ds.beforeDestroy(async () => {
+      throw new Error('drain failed');
+    });
+
+    await expect(ds.destroy()).rejects.toThrow('drain failed');
+
+    expect(events).toEqual(['pool closed', 'after destroy']);
+  });
+
+  it('runs no drain when it never connected (nothing to write with)', async () => {
+    const events: string[] = [];
+    const ds = dataSource(events, async () => undefined);
+    ds.beforeDestroy(async () => void events.push('drain'));
+
+    await ds.destroy();
+
+    expect(events).toEqual(['after destroy']);
+  });
+
   it('closes the pool first, then what it runs on', async () => {
     const events: string[] = [];
     const ds = initialized(dataSource(events, async () => undefined));

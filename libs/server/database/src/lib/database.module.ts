@@ -1,6 +1,11 @@
-import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Module } from '@nestjs/common';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@arrbiter/server/config';
+import { ClsModule } from 'nestjs-cls';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { ArrbiterDataSource } from './arrbiter-data-source';
 import { ChangeBus } from './change-bus';
 import { DatabaseLogger } from './database-logger';
 import { openDataSource } from './open-data-source';
@@ -13,47 +18,64 @@ export interface DatabaseModuleOptions {
 }
 
 /**
- * Closes the pool (and then the embedded database) once the HTTP server has finished its requests,
- * after the last writes registered with `beforeClose` (write-behind queues) have run.
+ * Registers the last writes (write-behind queues) to run on shutdown once the HTTP server has finished
+ * its requests, before the pool closes (and the embedded database after it): `TypeOrmModule` destroys
+ * the DataSource on application shutdown, and `ArrbiterDataSource.destroy` runs these drains first.
  */
 @Injectable()
-export class DatabaseLifecycle implements OnApplicationShutdown {
-  private readonly drains: (() => Promise<void>)[] = [];
-
+export class DatabaseLifecycle {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   beforeClose(drain: () => Promise<void>): void {
-    this.drains.push(drain);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    for (const drain of this.drains) await drain();
-    await this.dataSource.destroy();
+    if (!(this.dataSource instanceof ArrbiterDataSource)) {
+      throw new Error('DatabaseLifecycle needs the ArrbiterDataSource that DatabaseModule opens');
+    }
+    this.dataSource.beforeDestroy(drain);
   }
 }
 
 /**
- * The one DataSource of the process (TypeORM, `postgres` driver) for every database user,
- * admin sessions included. Domain services inject `DataSource` and take their repositories from it.
+ * The one DataSource of the process (TypeORM, `postgres` driver) for every database user, admin
+ * sessions included, through `@nestjs/typeorm`: each domain module registers its own entities with
+ * `TypeOrmModule.forFeature` and injects their repositories. Transactions that span services go
+ * through `@nestjs-cls/transactional` (`TransactionHost`), started by admin-side services only: no
+ * CLS middleware or interceptor runs per request, so the proxy route pays nothing for it.
  */
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    const logger = new DatabaseLogger();
+    // TypeOrmModule asks its options factory for the configuration, then the DataSource factory (which
+    // only sees those options) for the DataSource: the latter opens it from the former's AppConfig.
+    let config: AppConfig | undefined;
+    const open = async (): Promise<ArrbiterDataSource> => {
+      if (!config) throw new Error('DatabaseModule: the DataSource was asked for before the configuration');
+      return openDataSource(config, { entities: options.entities, migrate: options.migrate ?? true, logger });
+    };
     return {
       module: DatabaseModule,
       global: true,
-      providers: [
-        { provide: DatabaseLogger, useValue: new DatabaseLogger() },
-        {
-          provide: DataSource,
-          inject: [AppConfig, DatabaseLogger],
-          useFactory: (config: AppConfig, logger: DatabaseLogger) =>
-            openDataSource(config, { entities: options.entities, migrate: options.migrate ?? true, logger }),
-        },
-        DatabaseLifecycle,
-        ChangeBus,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (appConfig: AppConfig) => {
+            config = appConfig;
+            // The DataSource is opened (and migrated) once: a failure stops the start-up, no retry.
+            return { type: 'postgres', retryAttempts: 1, toRetry: () => false };
+          },
+          dataSourceFactory: open,
+        }),
+        ClsModule.forRoot({
+          global: true,
+          plugins: [
+            new ClsPluginTransactional({
+              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+            }),
+          ],
+        }),
       ],
-      exports: [DataSource, DatabaseLogger, ChangeBus, DatabaseLifecycle],
+      providers: [{ provide: DatabaseLogger, useValue: logger }, DatabaseLifecycle, ChangeBus],
+      exports: [DatabaseLogger, ChangeBus, DatabaseLifecycle],
     };
   }
 }
