@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppsModule } from '@arrbiter/server/apps';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { TemplatesModule } from '@arrbiter/server/templates';
+import { AppProxyCountsModule } from './app-proxy-counts.provider';
+import { ProxyEntity } from './entities/proxy.entity';
 import { LearningDeadlines } from './learning-deadlines';
 import { ProxiesController } from './proxies.controller';
 import { ProxiesService } from './proxies.service';
 
 @Module({
-  imports: [AppsModule, TemplatesModule, CatalogModule],
+  imports: [AppsModule, TemplatesModule, CatalogModule, AppProxyCountsModule, TypeOrmModule.forFeature([ProxyEntity])],
   controllers: [ProxiesController],
   providers: [ProxiesService, LearningDeadlines],
   exports: [ProxiesService, LearningDeadlines],
