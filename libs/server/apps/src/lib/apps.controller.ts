@@ -1,16 +1,30 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
-import type { AppDto } from '@arrbiter/contracts';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
+import type { AppDto, Page } from '@arrbiter/contracts';
 import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
 import { AppsService } from './apps.service';
 import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
+import { ListAppsDto } from './dto/list-apps.dto';
 
 @Controller('api/admin/v1/apps')
 export class AppsController {
   constructor(private readonly apps: AppsService) {}
 
+  /** A page of apps by name: `?limit=&cursor=&q=&templateId=&state=`. */
   @Get()
-  list(): Promise<AppDto[]> {
-    return this.apps.list();
+  list(@Query() query: ListAppsDto): Promise<Page<AppDto>> {
+    return this.apps.list(query);
   }
 
   @Post()

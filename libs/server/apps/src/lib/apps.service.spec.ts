@@ -1,8 +1,9 @@
 import { BadRequestException, ConflictException, HttpException, NotFoundException } from '@nestjs/common';
 import type { ChangeBus, ChangeTopic } from '@arrbiter/server/database';
 import type { ChangeRecord, ChangesService } from '@arrbiter/server/history';
-import { TemplateEntity } from '@arrbiter/server/templates';
-import { DataSource, EntityManager, FindOptionsOrder, QueryFailedError } from 'typeorm';
+import type { TemplatesService } from '@arrbiter/server/templates';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { AppProxyCounts } from './app-proxy-counts';
 import { AppsService } from './apps.service';
 import { AppEntity } from './entities/app.entity';
 
@@ -17,13 +18,16 @@ function uniqueViolation(): QueryFailedError {
 }
 
 /**
- * The `app`, `template` and `proxy` tables in memory, behind a fake DataSource: repositories hand out
- * copies (as rows read from a database are), `slug` is unique, and a transaction's writes are undone
- * when its callback throws. `events` records transactions and what was published, in order.
+ * The `app` table in memory, behind a fake DataSource: repositories hand out copies (as rows read from
+ * a database are), `slug` is unique, and a transaction's writes are undone when its callback throws.
+ * `events` records transactions and what was published, in order. Templates and proxies, which other
+ * domains own, are what the fake `TemplatesService` and `AppProxyCounts` answer from. (The list's paging,
+ * search and filters run on a real database: apps/server/src/app/apps-list.spec.ts.)
  */
 class FakeDatabase {
   apps = new Map<string, AppEntity>();
-  readonly templates = new Map<string, TemplateEntity>();
+  /** Template names by id. */
+  readonly templates = new Map<string, string>();
   /** `proxy.app_id` of every proxy. */
   readonly proxies: string[] = [];
   readonly events: string[] = [];
@@ -49,18 +53,10 @@ class FakeDatabase {
         throw error;
       }
     },
-    query: async (sql: string, parameters: unknown[]) => {
-      if (!/ FROM proxy /.test(sql)) throw new Error(`unexpected query ${sql}`);
-      const counts = new Map<string, number>();
-      for (const appId of this.proxies)
-        if (parameters.length === 0 || parameters[0] === appId) counts.set(appId, (counts.get(appId) ?? 0) + 1);
-      // PostgreSQL's count(*) is a bigint: `pg` hands it over as a string.
-      return [...counts].map(([app_id, count]) => ({ app_id, count: String(count) }));
-    },
   } as unknown as DataSource;
 
   addTemplate(id: string, name: string): void {
-    this.templates.set(id, Object.assign(new TemplateEntity(), { id, name }));
+    this.templates.set(id, name);
   }
 
   addApp(fields: Pick<AppEntity, 'name' | 'slug'> & Partial<AppEntity>): AppEntity {
@@ -78,7 +74,6 @@ class FakeDatabase {
       name,
       getRepository: (entity: unknown) => {
         if (entity === AppEntity) return this.appRepository();
-        if (entity === TemplateEntity) return this.templateRepository();
         throw new Error('unexpected entity');
       },
     };
@@ -98,19 +93,10 @@ class FakeDatabase {
         const app = this.apps.get(id);
         return app ? Object.assign(new AppEntity(), app) : null;
       },
-      find: async ({ order }: { order: FindOptionsOrder<AppEntity> }) =>
-        [...this.apps.values()].map((app) => ({ ...app })).sort(byOrder(order)),
       delete: async ({ id }: { id: string }) => {
         this.apps.delete(id);
         return { affected: 1 };
       },
-    };
-  }
-
-  private templateRepository() {
-    return {
-      findOneBy: async ({ id }: { id: string }) => this.templates.get(id) ?? null,
-      find: async () => [...this.templates.values()],
     };
   }
 
@@ -126,20 +112,7 @@ class FakeDatabase {
   }
 }
 
-/** Sorts rows as `find({ order })` does, for plain ascending/descending columns. */
-function byOrder<E>(order: FindOptionsOrder<E>) {
-  return (a: E, b: E): number => {
-    for (const [key, direction] of Object.entries(order)) {
-      const [x, y] = [a[key as keyof E], b[key as keyof E]];
-      const sign = direction === 'DESC' ? -1 : 1;
-      if (x < y) return -sign;
-      if (x > y) return sign;
-    }
-    return 0;
-  };
-}
-
-/** The collaborators of the service: a fake database, audit trail and change bus. */
+/** The collaborators of the service: a fake database, audit trail, change bus, templates and proxy counts. */
 function setUp() {
   const db = new FakeDatabase();
   db.addTemplate(TEMPLATE_RADARR, 'Radarr read-only');
@@ -159,12 +132,29 @@ function setUp() {
       published.push({ topic, id });
     },
   } as unknown as ChangeBus;
-  const service = new AppsService(db.dataSource, changes, audit);
+  const asked: string[][] = [];
+  const templates = {
+    namesOf: async (ids: readonly string[]) => {
+      asked.push([...ids]);
+      return new Map(ids.flatMap((id) => (db.templates.has(id) ? [[id, db.templates.get(id) as string]] : [])));
+    },
+  } as unknown as TemplatesService;
+  const proxyCounts = new (class extends AppProxyCounts {
+    async countFor(appIds: readonly string[]): Promise<Map<string, number>> {
+      asked.push([...appIds]);
+      const counts = new Map<string, number>();
+      for (const appId of db.proxies) if (appIds.includes(appId)) counts.set(appId, (counts.get(appId) ?? 0) + 1);
+      return counts;
+    }
+  })();
+  const service = new AppsService(db.dataSource, changes, audit, templates, proxyCounts);
   return {
     db,
     service,
     recorded,
     published,
+    /** The ids the templates and proxy counts were asked about, call by call. */
+    asked,
     summaries: () => recorded.map((r) => r.change.summary),
     failRecording: () => (failRecording = true),
   };
@@ -281,9 +271,9 @@ describe(AppsService.name, () => {
     });
   });
 
-  describe('get and list', () => {
-    it('answers each app with its number of proxies and its template name', async () => {
-      const { db, service } = setUp();
+  describe('get', () => {
+    it('answers each app with its number of proxies and its template name, asking about that app only', async () => {
+      const { db, service, asked } = setUp();
       const notifiarr = db.addApp({ name: 'Notifiarr', slug: 'notifiarr', templateId: TEMPLATE_RADARR });
       const script = db.addApp({ name: 'Script', slug: 'script' });
       db.proxies.push(notifiarr.id, notifiarr.id, script.id);
@@ -294,20 +284,7 @@ describe(AppsService.name, () => {
         templateName: 'Radarr read-only',
       });
       expect(await service.get(script.id)).toMatchObject({ name: 'Script', proxyCount: 1, templateName: null });
-    });
-
-    it('lists every app by name, with its own proxy count (0 without proxies)', async () => {
-      const { db, service } = setUp();
-      const zulu = db.addApp({ name: 'Zulu', slug: 'zulu', templateId: TEMPLATE_SONARR });
-      db.addApp({ name: 'Alpha', slug: 'alpha' });
-      db.proxies.push(zulu.id, zulu.id, zulu.id);
-
-      const apps = await service.list();
-
-      expect(apps.map((app) => [app.name, app.proxyCount, app.templateName])).toEqual([
-        ['Alpha', 0, null],
-        ['Zulu', 3, 'Sonarr read-only'],
-      ]);
+      expect(asked).toEqual([[notifiarr.id], [TEMPLATE_RADARR], [script.id], []]);
     });
 
     it('answers 404 for an app that does not exist', async () => {

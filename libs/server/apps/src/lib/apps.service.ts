@@ -1,11 +1,13 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import type { AppDto } from '@arrbiter/contracts';
+import type { AppDto, Page } from '@arrbiter/contracts';
 import { ChangeBus } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
-import { isUniqueViolation } from '@arrbiter/server/http';
-import { TemplateEntity } from '@arrbiter/server/templates';
+import { DEFAULT_PAGE_SIZE, isUniqueViolation } from '@arrbiter/server/http';
+import { TemplatesService } from '@arrbiter/server/templates';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AppProxyCounts } from './app-proxy-counts';
 import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
+import { containsPattern, decodeAppCursor, encodeAppCursor, ListAppsDto, NO_TEMPLATE } from './dto/list-apps.dto';
 import { AppEntity } from './entities/app.entity';
 
 export function toAppDto(app: AppEntity, proxyCount: number, templateName: string | null): AppDto {
@@ -30,28 +32,50 @@ export class AppsService {
     private readonly dataSource: DataSource,
     private readonly changes: ChangeBus,
     private readonly audit: ChangesService,
+    private readonly templates: TemplatesService,
+    private readonly proxyCounts: AppProxyCounts,
   ) {
     this.apps = dataSource.getRepository(AppEntity);
   }
 
-  async list(): Promise<AppDto[]> {
-    const [apps, counts, names] = await Promise.all([
-      this.apps.find({ order: { name: 'ASC', createdAt: 'ASC' } }),
-      this.proxyCounts(),
-      this.templateNames(),
-    ]);
-    return apps.map((app) => toAppDto(app, counts.get(app.id) ?? 0, this.nameOf(app, names)));
+  /**
+   * One page of apps by name, then id, continued after the cursor: filtered by a part of the name or
+   * slug, the template (`none`: no template) and the state. Proxy counts and template names are read
+   * for the page's apps only.
+   */
+  async list(query: ListAppsDto = {}): Promise<Page<AppDto>> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const cursor = decodeAppCursor(query.cursor);
+    const qb = this.apps.createQueryBuilder('a');
+    const q = query.q?.trim();
+    if (q) qb.andWhere(`(a.name ILIKE :q ESCAPE '\\' OR a.slug ILIKE :q ESCAPE '\\')`, { q: containsPattern(q) });
+    if (query.templateId === NO_TEMPLATE) qb.andWhere('a.template_id IS NULL');
+    else if (query.templateId)
+      qb.andWhere('a.template_id = :templateId', { templateId: query.templateId.toLowerCase() });
+    if (query.state) qb.andWhere('a.active = :active', { active: query.state === 'active' });
+    if (cursor)
+      qb.andWhere('(a.name, a.id) > (:cursorName, :cursorId)', { cursorName: cursor.name, cursorId: cursor.id });
+    const rows = await qb
+      .orderBy('a.name', 'ASC')
+      .addOrderBy('a.id', 'ASC')
+      .limit(limit + 1)
+      .getMany();
+    const apps = rows.slice(0, limit);
+    const last = apps.at(-1);
+    return {
+      items: await this.toDtos(apps),
+      nextCursor: rows.length > limit && last ? encodeAppCursor({ name: last.name, id: last.id }) : null,
+    };
   }
 
   async get(id: string): Promise<AppDto> {
-    const app = await this.find(id);
-    const [counts, names] = await Promise.all([this.proxyCounts(id), this.templateNames()]);
-    return toAppDto(app, counts.get(id) ?? 0, this.nameOf(app, names));
+    const [dto] = await this.toDtos([await this.find(id)]);
+    return dto;
   }
 
   async create(dto: CreateAppDto, actor: string): Promise<AppDto> {
+    const templateName = await this.templateNameOf(dto.templateId);
     const app = await this.dataSource.transaction(async (manager) => {
-      const template = await this.templateOf(dto.templateId, manager);
       const saved = await this.save(manager, manager.getRepository(AppEntity).create(dto));
       await this.audit.record(
         {
@@ -61,7 +85,7 @@ export class AppsService {
           objectId: saved.id,
           objectName: saved.name,
           appId: saved.id,
-          summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${template ? `template "${template.name}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
+          summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
         },
         manager,
       );
@@ -72,16 +96,17 @@ export class AppsService {
   }
 
   async update(id: string, dto: UpdateAppDto, actor: string): Promise<AppDto> {
+    const templateName = dto.templateId !== undefined ? await this.templateNameOf(dto.templateId) : null;
     await this.dataSource.transaction(async (manager) => {
       const app = await this.find(id, manager);
       const before = { ...app };
-      const template = dto.templateId !== undefined ? await this.templateOf(dto.templateId, manager) : undefined;
       Object.assign(app, dto);
       await this.save(manager, app);
       const changed: string[] = [];
       if (before.name !== app.name) changed.push(`renamed "${before.name}" → "${app.name}"`);
       if (before.slug !== app.slug) changed.push(`slug ${before.slug} → ${app.slug}`);
-      if (before.templateId !== app.templateId) changed.push(template ? `template "${template.name}"` : 'no template');
+      if (before.templateId !== app.templateId)
+        changed.push(templateName !== null ? `template "${templateName}"` : 'no template');
       if (before.active !== app.active) changed.push(app.active ? 'activated' : 'deactivated');
       await this.audit.record(
         {
@@ -138,30 +163,24 @@ export class AppsService {
     }
   }
 
-  /** The chosen template (null for "no template"); 400 when it does not exist. */
-  private async templateOf(templateId: string | null, manager: EntityManager): Promise<TemplateEntity | null> {
+  /** The chosen template's name (null for "no template"); 400 when it does not exist. */
+  private async templateNameOf(templateId: string | null): Promise<string | null> {
     if (templateId === null) return null;
-    const template = await manager.getRepository(TemplateEntity).findOneBy({ id: templateId });
-    if (!template) throw new BadRequestException([`templateId ${templateId} is not a known template`]);
-    return template;
+    const name = (await this.templates.namesOf([templateId])).get(templateId);
+    if (name === undefined) throw new BadRequestException([`templateId ${templateId} is not a known template`]);
+    return name;
   }
 
-  private async templateNames(): Promise<Map<string, string>> {
-    const rows = await this.dataSource.getRepository(TemplateEntity).find({ select: { id: true, name: true } });
-    return new Map(rows.map((row) => [row.id, row.name]));
-  }
-
-  private nameOf(app: AppEntity, names: Map<string, string>): string | null {
-    return app.templateId === null ? null : (names.get(app.templateId) ?? null);
-  }
-
-  private async proxyCounts(appId?: string): Promise<Map<string, number>> {
-    const rows: { app_id: string; count: string }[] = await this.dataSource.query(
-      appId
-        ? 'SELECT app_id, count(*) AS count FROM proxy WHERE app_id = $1 GROUP BY app_id'
-        : 'SELECT app_id, count(*) AS count FROM proxy GROUP BY app_id',
-      appId ? [appId] : [],
+  /** The apps with their proxy counts and template names: one query for each, whatever the number of apps. */
+  private async toDtos(apps: AppEntity[]): Promise<AppDto[]> {
+    if (apps.length === 0) return [];
+    const templateIds = apps.flatMap((app) => (app.templateId === null ? [] : [app.templateId]));
+    const [counts, names] = await Promise.all([
+      this.proxyCounts.countFor(apps.map((app) => app.id)),
+      this.templates.namesOf(templateIds),
+    ]);
+    return apps.map((app) =>
+      toAppDto(app, counts.get(app.id) ?? 0, app.templateId === null ? null : (names.get(app.templateId) ?? null)),
     );
-    return new Map(rows.map((r) => [r.app_id, Number(r.count)]));
   }
 }
