@@ -1,8 +1,11 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { ChangeDto, ChangeObjectType, Page } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
 import { keysetPage } from '@arrbiter/server/http';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { ListChangesDto } from './dto/list-changes.dto';
 import { ChangeEntity } from './entities/change.entity';
 
@@ -35,17 +38,26 @@ export function toChangeDto(change: ChangeEntity): ChangeDto {
   };
 }
 
-/** The audit trail of admin writes: recorded in the write's own transaction, listed newest first. */
+/**
+ * The audit trail of admin writes: recorded in the write's own transaction (the `TransactionHost`
+ * transaction the caller runs in), listed newest first.
+ */
 @Injectable()
 export class ChangesService {
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(ChangeEntity) private readonly changes: Repository<ChangeEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
   ) {}
 
-  /** Records a change; pass the write's transaction so that both are stored or neither. */
-  async record(change: ChangeRecord, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.insert(ChangeEntity, {
+  /**
+   * Records a change in the caller's transaction, so that both are stored or neither.
+   * @param manager only for callers that still run their own `DataSource.transaction` (the apps
+   * module until it moves to `TransactionHost`); everyone else leaves it out.
+   */
+  async record(change: ChangeRecord, manager?: EntityManager): Promise<void> {
+    const changes = (manager ?? this.txHost.tx).withRepository(this.changes);
+    await changes.insert({
       at: this.clock.stamp(),
       actor: change.actor.slice(0, 100),
       action: change.action,
@@ -58,7 +70,7 @@ export class ChangesService {
   }
 
   async list(query: ListChangesDto): Promise<Page<ChangeDto>> {
-    const qb = this.dataSource.getRepository(ChangeEntity).createQueryBuilder('c');
+    const qb = this.txHost.tx.withRepository(this.changes).createQueryBuilder('c');
     if (query.objectType) qb.andWhere('c.object_type = :objectType', { objectType: query.objectType });
     if (query.objectId) qb.andWhere('c.object_id = :objectId', { objectId: query.objectId });
     if (query.appId) qb.andWhere('c.app_id = :appId', { appId: query.appId });

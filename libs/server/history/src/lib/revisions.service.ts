@@ -1,8 +1,11 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { AllowlistMap, Page, RevisionDto, RevisionKind, RevisionSummary } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
 import { keysetPage, PageQueryDto } from '@arrbiter/server/http';
-import { DataSource, EntityManager } from 'typeorm';
+import { Repository } from 'typeorm';
 import { RevisionEntity } from './entities/revision.entity';
 
 export interface RevisionRecord {
@@ -29,16 +32,25 @@ export function toRevisionDto(revision: RevisionEntity): RevisionDto {
   };
 }
 
-/** Proxies' revisions: recorded in the change's own transaction, listed newest first. */
+/**
+ * Proxies' revisions: recorded in the change's own transaction (the `TransactionHost` transaction the
+ * caller runs in), listed newest first.
+ */
 @Injectable()
 export class RevisionsService {
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(RevisionEntity) private readonly revisions: Repository<RevisionEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
   ) {}
 
-  async record(record: RevisionRecord, manager: EntityManager = this.dataSource.manager): Promise<RevisionEntity> {
-    const repository = manager.getRepository(RevisionEntity);
+  /** The repository, inside the caller's transaction when there is one. */
+  private get repository(): Repository<RevisionEntity> {
+    return this.txHost.tx.withRepository(this.revisions);
+  }
+
+  async record(record: RevisionRecord): Promise<RevisionEntity> {
+    const repository = this.repository;
     return repository.save(
       repository.create({
         proxyId: record.proxyId,
@@ -54,20 +66,13 @@ export class RevisionsService {
   }
 
   async list(proxyId: string, query: PageQueryDto): Promise<Page<RevisionDto>> {
-    const qb = this.dataSource
-      .getRepository(RevisionEntity)
-      .createQueryBuilder('r')
-      .where('r.proxy_id = :proxyId', { proxyId });
+    const qb = this.repository.createQueryBuilder('r').where('r.proxy_id = :proxyId', { proxyId });
     return keysetPage(qb, { column: 'r.created_at', idColumn: 'r.id', at: (r) => r.createdAt }, query, toRevisionDto);
   }
 
   /** One revision of one proxy, or 404. */
-  async find(
-    proxyId: string,
-    revisionId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<RevisionEntity> {
-    const revision = await manager.getRepository(RevisionEntity).findOneBy({ id: revisionId, proxyId });
+  async find(proxyId: string, revisionId: string): Promise<RevisionEntity> {
+    const revision = await this.repository.findOneBy({ id: revisionId, proxyId });
     if (!revision) throw new NotFoundException('No such revision of this proxy');
     return revision;
   }

@@ -1,4 +1,7 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type {
   AllowlistMap,
   AllowlistResponse,
@@ -27,7 +30,7 @@ import {
 import { isUniqueViolation, PageQueryDto } from '@arrbiter/server/http';
 import { ServiceEntity } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
-import { DataSource, EntityManager, LessThanOrEqual, Repository } from 'typeorm';
+import { LessThanOrEqual, Repository } from 'typeorm';
 import { CreateProxyDto, ProxyConfigDto } from './dto/proxy.dto';
 import { ProxyEntity } from './entities/proxy.entity';
 import { buildEndpoints, catalogTags, EndpointQuery } from './endpoints';
@@ -65,7 +68,7 @@ function grantList(grants: readonly Grant[]): string {
   return grants.length > 5 ? `${shown.join(', ')} and ${grants.length - 5} more` : shown.join(', ');
 }
 
-/** A proxy with what its allowlist is computed from, inside a transaction. */
+/** A proxy with what its allowlist is computed from (read in the caller's transaction, when there is one). */
 export interface ProxyContext {
   proxy: ProxyEntity;
   app: AppEntity;
@@ -81,17 +84,20 @@ export interface Revise {
   /** Audit action, e.g. `proxy.config-saved`. */
   action: string;
   /** Sets the new overrides and active state on `context.proxy`; restores return the restored revision's id. */
-  apply: (context: ProxyContext, manager: EntityManager) => Promise<{ restoredFrom: string }> | void;
-  /** More writes in the same transaction (a warning's status). */
-  alongside?: (manager: EntityManager, context: ProxyContext) => Promise<void>;
+  apply: (context: ProxyContext) => Promise<{ restoredFrom: string }> | void;
+  /** More writes in the same transaction (a warning's status), through the writer's own service. */
+  alongside?: (context: ProxyContext) => Promise<void>;
 }
 
+/**
+ * Proxies: keys, state, overrides and learning mode. Every write runs in one `TransactionHost`
+ * transaction with its revision and its recent change.
+ */
 @Injectable()
 export class ProxiesService {
-  private readonly proxies: Repository<ProxyEntity>;
-
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(ProxyEntity) private readonly proxyRepository: Repository<ProxyEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly apps: AppsService,
     private readonly templates: TemplatesService,
     private readonly catalog: CatalogService,
@@ -101,8 +107,11 @@ export class ProxiesService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly changes: ChangeBus,
-  ) {
-    this.proxies = dataSource.getRepository(ProxyEntity);
+  ) {}
+
+  /** The `proxy` repository, inside the caller's transaction when there is one. */
+  private get proxies(): Repository<ProxyEntity> {
+    return this.txHost.tx.withRepository(this.proxyRepository);
   }
 
   async listForApp(appId: string): Promise<ProxyDto[]> {
@@ -113,11 +122,11 @@ export class ProxiesService {
   /** Gives an app access to a service with a new key (one proxy per service per app). */
   async create(appId: string, dto: CreateProxyDto, actor: string): Promise<ProxyConnectionDto> {
     const key = generateProxyKey();
-    const { proxy, app } = await this.dataSource.transaction(async (manager) => {
-      const app = await this.apps.find(appId, manager);
-      const service = await manager.getRepository(ServiceEntity).findOneBy({ id: dto.serviceId });
+    const { proxy, app } = await this.txHost.withTransaction(async () => {
+      const app = await this.findApp(appId);
+      const service = await this.txHost.tx.getRepository(ServiceEntity).findOneBy({ id: dto.serviceId });
       if (!service) throw new NotFoundException('No such service');
-      const repository = manager.getRepository(ProxyEntity);
+      const repository = this.proxies;
       let proxy: ProxyEntity;
       try {
         proxy = await repository.save(
@@ -136,7 +145,7 @@ export class ProxiesService {
           throw new ConflictException(`The app "${app.name}" already has a proxy for this service`);
         throw error;
       }
-      const template = await this.templates.block(app.templateId, service.type, manager);
+      const template = await this.templates.block(app.templateId, service.type);
       // The first revision: what the proxy started with, so that it can be restored later.
       const summary = summarize(
         'manual',
@@ -148,11 +157,15 @@ export class ProxiesService {
         },
         'Proxy created',
       );
-      await this.revisions.record(
-        { proxyId: proxy.id, kind: 'manual', overrides: {}, active: true, author: actor, summary },
-        manager,
-      );
-      await this.record(manager, actor, 'proxy.created', { proxy, app, service }, summary.text);
+      await this.revisions.record({
+        proxyId: proxy.id,
+        kind: 'manual',
+        overrides: {},
+        active: true,
+        author: actor,
+        summary,
+      });
+      await this.record(actor, 'proxy.created', { proxy, app, service }, summary.text);
       return { proxy, app };
     });
     await this.changes.publish('proxies', proxy.id);
@@ -184,22 +197,23 @@ export class ProxiesService {
   /** A new key; the old one stops working before this returns. */
   async rotateKey(id: string, actor: string): Promise<RotateKeyResponse> {
     const key = generateProxyKey();
-    await this.dataSource.transaction(async (manager) => {
-      const context = await this.context(manager, id);
-      await manager
-        .getRepository(ProxyEntity)
-        .update({ id }, { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) });
-      await this.record(manager, actor, 'proxy.key-rotated', context, 'Key rotated: the old key no longer works');
+    await this.txHost.withTransaction(async () => {
+      const context = await this.context(id);
+      await this.proxies.update(
+        { id },
+        { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) },
+      );
+      await this.record(actor, 'proxy.key-rotated', context, 'Key rotated: the old key no longer works');
     });
     await this.changes.publish('proxies', id);
     return { key };
   }
 
   async remove(id: string, actor: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const context = await this.context(manager, id);
-      await manager.getRepository(ProxyEntity).delete({ id });
-      await this.record(manager, actor, 'proxy.deleted', context, 'Proxy deleted: its key no longer works');
+    await this.txHost.withTransaction(async () => {
+      const context = await this.context(id);
+      await this.proxies.delete({ id });
+      await this.record(actor, 'proxy.deleted', context, 'Proxy deleted: its key no longer works');
     });
     await this.changes.publish('proxies', id);
   }
@@ -222,12 +236,12 @@ export class ProxiesService {
   }
 
   async allowlist(id: string): Promise<AllowlistResponse> {
-    return this.allowlistOf(await this.context(this.dataSource.manager, id));
+    return this.allowlistOf(await this.context(id));
   }
 
   /** The permission catalog: per catalog route and method, template / override / effective; then unknown paths. */
   async endpoints(id: string, query: EndpointQuery): Promise<EndpointsResponse> {
-    const { proxy, app, service, template } = await this.context(this.dataSource.manager, id);
+    const { proxy, app, service, template } = await this.context(id);
     await this.catalog.ready();
     const routes = this.catalog.routesFor(service.type, service.apiVersions);
     return {
@@ -267,7 +281,7 @@ export class ProxiesService {
 
   /** A revision against the current configuration: what restoring it would change. */
   async revisionDiff(id: string, revisionId: string): Promise<RevisionDiffResponse> {
-    const context = await this.context(this.dataSource.manager, id);
+    const context = await this.context(id);
     const revision = await this.revisions.find(id, revisionId);
     const effective = effectiveAllowlist(context.template, context.proxy.overrides);
     const restored = effectiveAllowlist(context.template, revision.overrides);
@@ -288,8 +302,8 @@ export class ProxiesService {
       kind: 'restore',
       actor,
       action: 'proxy.revision-restored',
-      apply: async ({ proxy }, manager) => {
-        const source = await this.revisions.find(id, revisionId, manager);
+      apply: async ({ proxy }) => {
+        const source = await this.revisions.find(id, revisionId);
         proxy.overrides = source.overrides;
         proxy.active = source.active;
         return { restoredFrom: source.id };
@@ -304,12 +318,11 @@ export class ProxiesService {
     if (Number.isNaN(until.getTime())) throw new BadRequestException(['until must be an ISO 8601 time']);
     if (until.getTime() <= now) throw new BadRequestException(['until must be in the future']);
     if (until.getTime() > now + MAX_LEARNING_MS) throw new BadRequestException(['until must be at most 7 days ahead']);
-    const proxy = await this.dataSource.transaction(async (manager) => {
-      const context = await this.context(manager, id, true);
+    const proxy = await this.txHost.withTransaction(async () => {
+      const context = await this.context(id, true);
       context.proxy.learningUntil = until;
-      await manager.getRepository(ProxyEntity).save(context.proxy);
+      await this.proxies.save(context.proxy);
       await this.record(
-        manager,
         actor,
         'proxy.learning-started',
         context,
@@ -322,12 +335,12 @@ export class ProxiesService {
   }
 
   async stopLearning(id: string, actor: string): Promise<ProxyDto> {
-    const proxy = await this.dataSource.transaction(async (manager) => {
-      const context = await this.context(manager, id, true);
+    const proxy = await this.txHost.withTransaction(async () => {
+      const context = await this.context(id, true);
       if (context.proxy.learningUntil === null) return context.proxy;
       context.proxy.learningUntil = null;
-      await manager.getRepository(ProxyEntity).save(context.proxy);
-      await this.record(manager, actor, 'proxy.learning-stopped', context, 'Learning mode stopped');
+      await this.proxies.save(context.proxy);
+      await this.record(actor, 'proxy.learning-stopped', context, 'Learning mode stopped');
       return context.proxy;
     });
     await this.changes.publish('proxies', id);
@@ -336,26 +349,26 @@ export class ProxiesService {
 
   /** The earliest learning deadline of any proxy, or null when none is learning. */
   async nextLearningDeadline(): Promise<Date | null> {
-    const [row] = (await this.dataSource.query('SELECT min(learning_until) AS next FROM proxy')) as {
-      next: Date | string | null;
-    }[];
+    const row = await this.proxies
+      .createQueryBuilder('p')
+      .select('min(p.learning_until)', 'next')
+      .getRawOne<{ next: Date | string | null }>();
     return row?.next ? new Date(row.next) : null;
   }
 
   /** Ends learning mode on every proxy whose deadline has passed; each end is a recent change. */
   async endExpiredLearning(): Promise<string[]> {
-    const ended = await this.dataSource.transaction(async (manager) => {
-      const due = await manager.getRepository(ProxyEntity).find({
+    const ended = await this.txHost.withTransaction(async () => {
+      const due = await this.proxies.find({
         where: { learningUntil: LessThanOrEqual(this.clock.date()) },
         lock: { mode: 'pessimistic_write' },
       });
       for (const proxy of due) {
         const deadline = proxy.learningUntil?.toISOString() ?? '';
         proxy.learningUntil = null;
-        await manager.getRepository(ProxyEntity).save(proxy);
-        const context = await this.context(manager, proxy.id);
+        await this.proxies.save(proxy);
+        const context = await this.context(proxy.id);
         await this.record(
-          manager,
           SYSTEM_ACTOR,
           'proxy.learning-ended',
           context,
@@ -368,22 +381,34 @@ export class ProxiesService {
     return ended;
   }
 
-  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<ProxyEntity> {
-    const proxy = await manager.getRepository(ProxyEntity).findOneBy({ id });
+  async find(id: string): Promise<ProxyEntity> {
+    const proxy = await this.proxies.findOneBy({ id });
     if (!proxy) throw new NotFoundException('No such proxy');
     return proxy;
   }
 
-  /** The proxy, its app and service, and its template block; `lock` holds the proxy row until commit. */
-  async context(manager: EntityManager, id: string, lock = false): Promise<ProxyContext> {
-    const proxy = await manager
-      .getRepository(ProxyEntity)
-      .findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  /**
+   * The proxy, its app and service, and its template block; `lock` (inside a transaction) holds the
+   * proxy row until commit.
+   */
+  async context(id: string, lock = false): Promise<ProxyContext> {
+    const proxy = await this.proxies.findOne({
+      where: { id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     if (!proxy) throw new NotFoundException('No such proxy');
-    const app = await this.apps.find(proxy.appId, manager);
-    const service = await manager.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
-    const template = await this.templates.block(app.templateId, service.type, manager);
+    const app = await this.findApp(proxy.appId);
+    const service = await this.txHost.tx.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
+    const template = await this.templates.block(app.templateId, service.type);
     return { proxy, app, service, template };
+  }
+
+  /**
+   * The app, read in the current transaction: `AppsService.find` still takes the transaction's manager
+   * (the apps module moves to `TransactionHost` on its own).
+   */
+  private findApp(id: string): Promise<AppEntity> {
+    return this.apps.find(id, this.txHost.tx);
   }
 
   /**
@@ -392,38 +417,34 @@ export class ProxiesService {
    * the in-memory state is updated before this returns.
    */
   async revise(id: string, change: Revise): Promise<{ context: ProxyContext; revision: RevisionEntity }> {
-    const result = await this.dataSource.transaction(async (manager) => {
-      const context = await this.context(manager, id, true);
+    const result = await this.txHost.withTransaction(async () => {
+      const context = await this.context(id, true);
       const { proxy, template } = context;
       const effectiveBefore = effectiveAllowlist(template, proxy.overrides);
       const activeBefore = proxy.active;
-      const applied = await change.apply(context, manager);
-      await manager.getRepository(ProxyEntity).save(proxy);
+      const applied = await change.apply(context);
+      await this.proxies.save(proxy);
       const summary = summarize(change.kind, {
         effectiveBefore,
         effectiveAfter: effectiveAllowlist(template, proxy.overrides),
         activeBefore,
         activeAfter: proxy.active,
       });
-      const revision = await this.revisions.record(
-        {
-          proxyId: id,
-          kind: change.kind,
-          overrides: proxy.overrides,
-          active: proxy.active,
-          author: change.actor,
-          summary,
-          restoredFrom: applied?.restoredFrom ?? null,
-        },
-        manager,
-      );
-      await change.alongside?.(manager, context);
+      const revision = await this.revisions.record({
+        proxyId: id,
+        kind: change.kind,
+        overrides: proxy.overrides,
+        active: proxy.active,
+        author: change.actor,
+        summary,
+        restoredFrom: applied?.restoredFrom ?? null,
+      });
+      await change.alongside?.(context);
       const details = [
         summary.added.length > 0 ? `added ${grantList(summary.added)}` : '',
         summary.removed.length > 0 ? `removed ${grantList(summary.removed)}` : '',
       ].filter(Boolean);
       await this.record(
-        manager,
         change.actor,
         change.action,
         context,
@@ -436,24 +457,20 @@ export class ProxiesService {
   }
 
   private record(
-    manager: EntityManager,
     actor: string,
     action: string,
     { proxy, app, service }: Pick<ProxyContext, 'proxy' | 'app' | 'service'>,
     summary: string,
   ): Promise<void> {
-    return this.audit.record(
-      {
-        actor,
-        action,
-        objectType: 'proxy',
-        objectId: proxy.id,
-        objectName: `${app.name} → ${service.name}`,
-        appId: app.id,
-        summary,
-      },
-      manager,
-    );
+    return this.audit.record({
+      actor,
+      action,
+      objectType: 'proxy',
+      objectId: proxy.id,
+      objectName: `${app.name} → ${service.name}`,
+      appId: app.id,
+      summary,
+    });
   }
 
   private allowlistOf({ proxy, template }: ProxyContext): AllowlistResponse {

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import {
   BadGatewayException,
   BadRequestException,
@@ -29,7 +31,7 @@ import {
   TemplatesService,
   toTemplateDto,
 } from '@arrbiter/server/templates';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import {
   DEFAULT_FETCH_LIMITS,
   FetchedTemplates,
@@ -88,7 +90,7 @@ export class TemplateSyncService {
   limits: FetchLimits = DEFAULT_FETCH_LIMITS;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly settings: RepositorySettingsService,
     private readonly templates: TemplatesService,
     private readonly revisions: RevisionsService,
@@ -123,7 +125,8 @@ export class TemplateSyncService {
       if (!dryRun) await this.failed(actor, error.message);
       throw new BadGatewayException(`Templates unchanged: ${error.message}`);
     }
-    const plan = await this.dataSource.transaction(async (manager) => {
+    const plan = await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
         TEMPLATE_SYNC_LOCK,
       ])) as { locked: boolean }[];
@@ -218,17 +221,14 @@ export class TemplateSyncService {
         .update({ id: In(plan.markRemoved.map((t) => t.id)) }, { removed: true });
     if (plan.deletions.length > 0)
       await manager.getRepository(TemplateEntity).delete({ id: In(plan.deletions.map((t) => t.id)) });
-    for (const revision of plan.revisions) await this.revisions.record({ ...revision, author: actor }, manager);
-    await this.audit.record(
-      {
-        actor,
-        action: 'template.synced',
-        objectType: 'template',
-        objectName: 'Template repository',
-        summary: this.describe(plan.report),
-      },
-      manager,
-    );
+    for (const revision of plan.revisions) await this.revisions.record({ ...revision, author: actor });
+    await this.audit.record({
+      actor,
+      action: 'template.synced',
+      objectType: 'template',
+      objectName: 'Template repository',
+      summary: this.describe(plan.report),
+    });
   }
 
   /** The proxies whose effective allowlist the changed templates change, with what they gain and lose. */
@@ -318,7 +318,8 @@ export class TemplateSyncService {
    * local template, which syncs never overwrite.
    */
   async saveAppAsTemplate(appId: string, name: string, actor: string): Promise<TemplateDto> {
-    const template = await this.dataSource.transaction(async (manager) => {
+    const template = await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       const app = await manager.getRepository(AppEntity).findOneBy({ id: appId });
       if (!app) throw new NotFoundException('No such app');
       const proxies = await manager.getRepository(ProxyEntity).findBy({ appId });
@@ -344,18 +345,15 @@ export class TemplateSyncService {
         if (isUniqueViolation(error)) throw new ConflictException(`A template named "${name}" already exists`);
         throw error;
       }
-      await this.audit.record(
-        {
-          actor,
-          action: 'template.saved-from-app',
-          objectType: 'template',
-          objectId: saved.id,
-          objectName: name,
-          appId,
-          summary: `Local template "${name}" saved from the effective allowlists of "${app.name}" (${Object.keys(blocks).join(', ')})`,
-        },
-        manager,
-      );
+      await this.audit.record({
+        actor,
+        action: 'template.saved-from-app',
+        objectType: 'template',
+        objectId: saved.id,
+        objectName: name,
+        appId,
+        summary: `Local template "${name}" saved from the effective allowlists of "${app.name}" (${Object.keys(blocks).join(', ')})`,
+      });
       return saved;
     });
     await this.templates.published();

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TemplateEntity } from './entities/template.entity';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 
 /** Templates: named grant blocks per service type that apps inherit. */
 @Module({
+  imports: [TypeOrmModule.forFeature([TemplateEntity])],
   controllers: [TemplatesController],
   providers: [TemplatesService],
   exports: [TemplatesService],

@@ -1,8 +1,11 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { AllowlistMap, TemplateDto } from '@arrbiter/contracts';
 import { grantsOf } from '@arrbiter/server/catalog';
 import { ChangeBus } from '@arrbiter/server/database';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { TemplateEntity } from './entities/template.entity';
 import type { TemplateSet } from './template-files';
 
@@ -26,15 +29,19 @@ export function toTemplateDto(template: TemplateEntity, appCount: number): Templ
 @Injectable()
 export class TemplatesService {
   constructor(
+    @InjectRepository(TemplateEntity) private readonly templateRepository: Repository<TemplateEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly dataSource: DataSource,
     private readonly changes: ChangeBus,
   ) {}
 
+  /** The `template` repository, inside the caller's transaction when there is one. */
+  private get templates(): Repository<TemplateEntity> {
+    return this.txHost.tx.withRepository(this.templateRepository);
+  }
+
   async list(): Promise<TemplateDto[]> {
-    const [templates, counts] = await Promise.all([
-      this.dataSource.getRepository(TemplateEntity).find({ order: { name: 'ASC' } }),
-      this.appCounts(),
-    ]);
+    const [templates, counts] = await Promise.all([this.templates.find({ order: { name: 'ASC' } }), this.appCounts()]);
     return templates.map((t) => toTemplateDto(t, counts.get(t.id) ?? 0));
   }
 
@@ -44,8 +51,8 @@ export class TemplatesService {
   }
 
   /** The template, or 404. */
-  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<TemplateEntity> {
-    const template = await manager.getRepository(TemplateEntity).findOneBy({ id });
+  async find(id: string): Promise<TemplateEntity> {
+    const template = await this.templates.findOneBy({ id });
     if (!template) throw new NotFoundException('No such template');
     return template;
   }
@@ -53,26 +60,23 @@ export class TemplatesService {
   /** The names of the templates with these ids (ids of no template are left out). */
   async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.dataSource
-      .getRepository(TemplateEntity)
-      .find({ select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });
+    const rows = await this.templates.find({
+      select: { id: true, name: true },
+      where: { id: In([...new Set(ids)]) },
+    });
     return new Map(rows.map((row) => [row.id, row.name]));
   }
 
   /** The block a template grants a service type (empty for no template or no block). */
-  async block(
-    templateId: string | null,
-    serviceType: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<AllowlistMap> {
+  async block(templateId: string | null, serviceType: string): Promise<AllowlistMap> {
     if (templateId === null) return {};
-    const template = await manager.getRepository(TemplateEntity).findOneBy({ id: templateId });
+    const template = await this.templates.findOneBy({ id: templateId });
     return template?.blocks[serviceType] ?? {};
   }
 
   /** Every template's blocks, by id (for the proxy's in-memory state). */
   async allBlocks(): Promise<Map<string, Record<string, AllowlistMap>>> {
-    const rows = await this.dataSource.getRepository(TemplateEntity).find({ select: { id: true, blocks: true } });
+    const rows = await this.templates.find({ select: { id: true, blocks: true } });
     return new Map(rows.map((row) => [row.id, row.blocks]));
   }
 

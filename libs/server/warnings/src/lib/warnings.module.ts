@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProxiesModule } from '@arrbiter/server/proxies';
+import { AccessWarningEntity } from './entities/access-warning.entity';
 import { WarningRecorder } from './warning-recorder';
 import { WarningsController } from './warnings.controller';
 import { WarningsService } from './warnings.service';
 
 @Module({
-  imports: [ProxiesModule],
+  imports: [ProxiesModule, TypeOrmModule.forFeature([AccessWarningEntity])],
   controllers: [WarningsController],
   providers: [WarningsService, WarningRecorder],
   exports: [WarningRecorder, WarningsService],

@@ -1,9 +1,12 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { Grant, LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
 import { ChangesService } from '@arrbiter/server/history';
 import { keysetPage } from '@arrbiter/server/http';
 import { ProxiesService } from '@arrbiter/server/proxies';
-import { DataSource, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { AccessWarningEntity } from './entities/access-warning.entity';
 
@@ -24,14 +27,16 @@ export function toWarningDto(w: AccessWarningEntity): WarningDto {
 
 @Injectable()
 export class WarningsService {
-  private readonly warnings: Repository<AccessWarningEntity>;
-
   constructor(
-    dataSource: DataSource,
+    @InjectRepository(AccessWarningEntity) private readonly warningRepository: Repository<AccessWarningEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly proxies: ProxiesService,
     private readonly audit: ChangesService,
-  ) {
-    this.warnings = dataSource.getRepository(AccessWarningEntity);
+  ) {}
+
+  /** The `access_warning` repository, inside the caller's transaction when there is one. */
+  private get warnings(): Repository<AccessWarningEntity> {
+    return this.txHost.tx.withRepository(this.warningRepository);
   }
 
   /** Newest first (by last seen), filtered, a page at a time. */
@@ -51,28 +56,25 @@ export class WarningsService {
   async grant(id: string, actor: string): Promise<WarningGrantResponse> {
     const warning = await this.find(id);
     if (warning.status === 'granted') throw new ConflictException('This warning has already been granted');
-    const revision = await this.proxies.grant(warning.proxyId, [grantOf(warning)], actor, async (manager) => {
-      await manager.getRepository(AccessWarningEntity).update({ id }, { status: 'granted' });
+    const revision = await this.proxies.grant(warning.proxyId, [grantOf(warning)], actor, async () => {
+      await this.warnings.update({ id }, { status: 'granted' });
     });
     return { warning: toWarningDto({ ...warning, status: 'granted' }), revision };
   }
 
   async dismiss(id: string, actor: string): Promise<WarningDto> {
     const warning = await this.find(id);
-    await this.warnings.manager.transaction(async (manager) => {
-      await manager.getRepository(AccessWarningEntity).update({ id }, { status: 'dismissed' });
-      await this.audit.record(
-        {
-          actor,
-          action: 'warning.dismissed',
-          objectType: 'warning',
-          objectId: id,
-          objectName: `${warning.method.toUpperCase()} ${warning.route ?? warning.path}`,
-          appId: warning.appId,
-          summary: `Warning dismissed: ${warning.method.toUpperCase()} ${warning.path} (${warning.count} refused)`,
-        },
-        manager,
-      );
+    await this.txHost.withTransaction(async () => {
+      await this.warnings.update({ id }, { status: 'dismissed' });
+      await this.audit.record({
+        actor,
+        action: 'warning.dismissed',
+        objectType: 'warning',
+        objectId: id,
+        objectName: `${warning.method.toUpperCase()} ${warning.route ?? warning.path}`,
+        appId: warning.appId,
+        summary: `Warning dismissed: ${warning.method.toUpperCase()} ${warning.path} (${warning.count} refused)`,
+      });
     });
     return toWarningDto({ ...warning, status: 'dismissed' });
   }
@@ -83,10 +85,8 @@ export class WarningsService {
     const learned = await this.warnings.find({ where: { proxyId, status: 'learned' }, order: { lastSeen: 'ASC' } });
     if (learned.length === 0) return { revision: null, granted: [] };
     const grants = learned.map(grantOf);
-    const revision = await this.proxies.grant(proxyId, grants, actor, async (manager) => {
-      await manager
-        .getRepository(AccessWarningEntity)
-        .update({ id: In(learned.map((w) => w.id)) }, { status: 'granted' });
+    const revision = await this.proxies.grant(proxyId, grants, actor, async () => {
+      await this.warnings.update({ id: In(learned.map((w) => w.id)) }, { status: 'granted' });
     });
     return { revision, granted: grants };
   }
