@@ -1,8 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { AppsController } from './apps.controller';
 import { AppsService } from './apps.service';
+import { AppEntity } from './entities/app.entity';
 
 /** Apps. Needs an `AppProxyCounts` provider, which the proxies module makes available (globally). */
-@Module({ imports: [TemplatesModule], controllers: [AppsController], providers: [AppsService], exports: [AppsService] })
+@Module({
+  imports: [TypeOrmModule.forFeature([AppEntity]), TemplatesModule],
+  controllers: [AppsController],
+  providers: [AppsService],
+  exports: [AppsService],
+})
 export class AppsModule {}

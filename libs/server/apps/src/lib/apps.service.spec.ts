@@ -2,7 +2,9 @@ import { BadRequestException, ConflictException, HttpException, NotFoundExceptio
 import type { ChangeBus, ChangeTopic } from '@arrbiter/server/database';
 import type { ChangeRecord, ChangesService } from '@arrbiter/server/history';
 import type { TemplatesService } from '@arrbiter/server/templates';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
 import { AppProxyCounts } from './app-proxy-counts';
 import { AppsService } from './apps.service';
 import { AppEntity } from './entities/app.entity';
@@ -18,8 +20,9 @@ function uniqueViolation(): QueryFailedError {
 }
 
 /**
- * The `app` table in memory, behind a fake DataSource: repositories hand out copies (as rows read from
- * a database are), `slug` is unique, and a transaction's writes are undone when its callback throws.
+ * The `app` table in memory, behind a fake repository and `TransactionHost`: the repository hands out
+ * copies (as rows read from a database are), `slug` is unique, writes outside a transaction are refused,
+ * and a transaction's writes are undone when its callback throws.
  * `events` records transactions and what was published, in order. Templates and proxies, which other
  * domains own, are what the fake `TemplatesService` and `AppProxyCounts` answer from. (The list's paging,
  * search and filters run on a real database: apps/server/src/app/apps-list.spec.ts.)
@@ -36,24 +39,37 @@ class FakeDatabase {
   private ids = 0;
   private clock = Date.UTC(2030, 0, 1);
 
-  readonly manager = this.managerNamed('default');
-  readonly dataSource = {
-    manager: this.manager,
-    getRepository: (entity: unknown) => this.manager.getRepository(entity as typeof AppEntity),
-    transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
+  /** Whether a `TransactionHost` transaction is running. */
+  inTransaction = false;
+
+  readonly repository = this.appRepository() as unknown as Repository<AppEntity>;
+  readonly txHost = {
+    tx: {
+      // The service must reach the table through the current transaction's manager.
+      withRepository: (repository: unknown) => {
+        if (repository !== this.repository) throw new Error('not the app repository');
+        return this.appRepository();
+      },
+    },
+    isTransactionActive: () => this.inTransaction,
+    withTransaction: async <T>(work: () => Promise<T>): Promise<T> => {
+      if (this.inTransaction) throw new Error('nested transaction');
       const before = new Map(this.apps);
+      this.inTransaction = true;
       this.events.push('begin');
       try {
-        const result = await work(this.managerNamed('transaction'));
+        const result = await work();
         this.events.push('commit');
         return result;
       } catch (error) {
         this.apps = before;
         this.events.push('rollback');
         throw error;
+      } finally {
+        this.inTransaction = false;
       }
     },
-  } as unknown as DataSource;
+  } as unknown as TransactionHost<TransactionalAdapterTypeOrm>;
 
   addTemplate(id: string, name: string): void {
     this.templates.set(id, name);
@@ -69,21 +85,11 @@ class FakeDatabase {
     return [...this.apps.values()].map((app) => app.slug).sort();
   }
 
-  private managerNamed(name: string): EntityManager {
-    const manager = {
-      name,
-      getRepository: (entity: unknown) => {
-        if (entity === AppEntity) return this.appRepository();
-        throw new Error('unexpected entity');
-      },
-    };
-    return manager as unknown as EntityManager;
-  }
-
   private appRepository() {
     return {
       create: (values: Partial<AppEntity>) => Object.assign(new AppEntity(), values),
       save: async (app: AppEntity) => {
+        this.writing();
         const failure = this.failNextSave;
         this.failNextSave = undefined;
         if (failure) throw failure;
@@ -94,10 +100,15 @@ class FakeDatabase {
         return app ? Object.assign(new AppEntity(), app) : null;
       },
       delete: async ({ id }: { id: string }) => {
+        this.writing();
         this.apps.delete(id);
         return { affected: 1 };
       },
     };
+  }
+
+  private writing(): void {
+    if (!this.inTransaction) throw new Error('a write outside a transaction');
   }
 
   private stored(app: AppEntity): AppEntity {
@@ -120,9 +131,9 @@ function setUp() {
   const recorded: { change: ChangeRecord; manager: string }[] = [];
   let failRecording = false;
   const audit = {
-    record: async (change: ChangeRecord, manager: { name: string }) => {
+    record: async (change: ChangeRecord) => {
       if (failRecording) throw new Error('could not record the change');
-      recorded.push({ change, manager: manager.name });
+      recorded.push({ change, manager: db.inTransaction ? 'transaction' : 'default' });
     },
   } as unknown as ChangesService;
   const published: { topic: ChangeTopic; id?: string }[] = [];
@@ -147,7 +158,7 @@ function setUp() {
       return counts;
     }
   })();
-  const service = new AppsService(db.dataSource, changes, audit, templates, proxyCounts);
+  const service = new AppsService(db.repository, db.txHost, changes, audit, templates, proxyCounts);
   return {
     db,
     service,

@@ -1,10 +1,13 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { AppDto, Page } from '@arrbiter/contracts';
 import { ChangeBus } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { DEFAULT_PAGE_SIZE, isUniqueViolation } from '@arrbiter/server/http';
 import { TemplatesService } from '@arrbiter/server/templates';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { AppProxyCounts } from './app-proxy-counts';
 import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
 import { containsPattern, decodeAppCursor, encodeAppCursor, ListAppsDto, NO_TEMPLATE } from './dto/list-apps.dto';
@@ -24,18 +27,24 @@ export function toAppDto(app: AppEntity, proxyCount: number, templateName: strin
   };
 }
 
+/**
+ * Apps: the `app` table, through its repository and the caller's `TransactionHost` transaction. Writes
+ * are recorded in the audit trail in their own transaction and published once it has committed.
+ */
 @Injectable()
 export class AppsService {
-  private readonly apps: Repository<AppEntity>;
-
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(AppEntity) private readonly appRepository: Repository<AppEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly changes: ChangeBus,
     private readonly audit: ChangesService,
     private readonly templates: TemplatesService,
     private readonly proxyCounts: AppProxyCounts,
-  ) {
-    this.apps = dataSource.getRepository(AppEntity);
+  ) {}
+
+  /** The `app` repository, inside the caller's transaction when there is one. */
+  private get apps(): Repository<AppEntity> {
+    return this.txHost.tx.withRepository(this.appRepository);
   }
 
   /**
@@ -74,21 +83,18 @@ export class AppsService {
   }
 
   async create(dto: CreateAppDto, actor: string): Promise<AppDto> {
-    const templateName = await this.templateNameOf(dto.templateId);
-    const app = await this.dataSource.transaction(async (manager) => {
-      const saved = await this.save(manager, manager.getRepository(AppEntity).create(dto));
-      await this.audit.record(
-        {
-          actor,
-          action: 'app.created',
-          objectType: 'app',
-          objectId: saved.id,
-          objectName: saved.name,
-          appId: saved.id,
-          summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
-        },
-        manager,
-      );
+    const app = await this.txHost.withTransaction(async () => {
+      const templateName = await this.templateNameOf(dto.templateId);
+      const saved = await this.save(this.apps.create(dto));
+      await this.audit.record({
+        actor,
+        action: 'app.created',
+        objectType: 'app',
+        objectId: saved.id,
+        objectName: saved.name,
+        appId: saved.id,
+        summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
+      });
       return saved;
     });
     await this.changes.publish('apps', app.id);
@@ -96,30 +102,27 @@ export class AppsService {
   }
 
   async update(id: string, dto: UpdateAppDto, actor: string): Promise<AppDto> {
-    const templateName = dto.templateId !== undefined ? await this.templateNameOf(dto.templateId) : null;
-    await this.dataSource.transaction(async (manager) => {
-      const app = await this.find(id, manager);
+    await this.txHost.withTransaction(async () => {
+      const app = await this.find(id);
       const before = { ...app };
+      const templateName = dto.templateId !== undefined ? await this.templateNameOf(dto.templateId) : null;
       Object.assign(app, dto);
-      await this.save(manager, app);
+      await this.save(app);
       const changed: string[] = [];
       if (before.name !== app.name) changed.push(`renamed "${before.name}" → "${app.name}"`);
       if (before.slug !== app.slug) changed.push(`slug ${before.slug} → ${app.slug}`);
       if (before.templateId !== app.templateId)
         changed.push(templateName !== null ? `template "${templateName}"` : 'no template');
       if (before.active !== app.active) changed.push(app.active ? 'activated' : 'deactivated');
-      await this.audit.record(
-        {
-          actor,
-          action: 'app.updated',
-          objectType: 'app',
-          objectId: id,
-          objectName: app.name,
-          appId: id,
-          summary: `App "${app.name}": ${changed.length > 0 ? changed.join(', ') : 'saved without changes'}`,
-        },
-        manager,
-      );
+      await this.audit.record({
+        actor,
+        action: 'app.updated',
+        objectType: 'app',
+        objectId: id,
+        objectName: app.name,
+        appId: id,
+        summary: `App "${app.name}": ${changed.length > 0 ? changed.join(', ') : 'saved without changes'}`,
+      });
     });
     await this.changes.publish('apps', id);
     return this.get(id);
@@ -127,35 +130,32 @@ export class AppsService {
 
   /** Deletes the app and its proxies (their keys stop working at once). */
   async remove(id: string, actor: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const app = await this.find(id, manager);
-      await manager.getRepository(AppEntity).delete({ id });
-      await this.audit.record(
-        {
-          actor,
-          action: 'app.deleted',
-          objectType: 'app',
-          objectId: id,
-          objectName: app.name,
-          appId: id,
-          summary: `App "${app.name}" (/proxy/${app.slug}) deleted with its proxies and keys`,
-        },
-        manager,
-      );
+    await this.txHost.withTransaction(async () => {
+      const app = await this.find(id);
+      await this.apps.delete({ id });
+      await this.audit.record({
+        actor,
+        action: 'app.deleted',
+        objectType: 'app',
+        objectId: id,
+        objectName: app.name,
+        appId: id,
+        summary: `App "${app.name}" (/proxy/${app.slug}) deleted with its proxies and keys`,
+      });
     });
     await this.changes.publish('apps', id);
   }
 
-  /** The app, or 404. */
-  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<AppEntity> {
-    const app = await manager.getRepository(AppEntity).findOneBy({ id });
+  /** The app (read in the caller's transaction, if any), or 404. */
+  async find(id: string): Promise<AppEntity> {
+    const app = await this.apps.findOneBy({ id });
     if (!app) throw new NotFoundException('No such app');
     return app;
   }
 
-  private async save(manager: EntityManager, app: AppEntity): Promise<AppEntity> {
+  private async save(app: AppEntity): Promise<AppEntity> {
     try {
-      return await manager.getRepository(AppEntity).save(app);
+      return await this.apps.save(app);
     } catch (error) {
       if (isUniqueViolation(error))
         throw new ConflictException(`The slug "${app.slug}" is already used by another app`);

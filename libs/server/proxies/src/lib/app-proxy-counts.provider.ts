@@ -1,19 +1,25 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Global, Injectable, Module } from '@nestjs/common';
+import { InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
 import { AppProxyCounts } from '@arrbiter/server/apps';
-import { DataSource, In } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ProxyEntity } from './entities/proxy.entity';
 
 /** `AppProxyCounts` over the `proxy` table: one grouped count for the apps given. */
 @Injectable()
 export class ProxyCountsOfApps extends AppProxyCounts {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    @InjectRepository(ProxyEntity) private readonly proxies: Repository<ProxyEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {
     super();
   }
 
   async countFor(appIds: readonly string[]): Promise<Map<string, number>> {
     if (appIds.length === 0) return new Map();
-    const rows = await this.dataSource
-      .getRepository(ProxyEntity)
+    const rows = await this.txHost.tx
+      .withRepository(this.proxies)
       .createQueryBuilder('p')
       .select('p.app_id', 'appId')
       .addSelect('count(*)', 'count')
@@ -30,5 +36,9 @@ export class ProxyCountsOfApps extends AppProxyCounts {
  * global, so that the port reaches it without a cycle.
  */
 @Global()
-@Module({ providers: [{ provide: AppProxyCounts, useClass: ProxyCountsOfApps }], exports: [AppProxyCounts] })
+@Module({
+  imports: [TypeOrmModule.forFeature([ProxyEntity])],
+  providers: [{ provide: AppProxyCounts, useClass: ProxyCountsOfApps }],
+  exports: [AppProxyCounts],
+})
 export class AppProxyCountsModule {}

@@ -403,12 +403,9 @@ export class ProxiesService {
     return { proxy, app, service, template };
   }
 
-  /**
-   * The app, read in the current transaction: `AppsService.find` still takes the transaction's manager
-   * (the apps module moves to `TransactionHost` on its own).
-   */
+  /** The app, read in the current transaction (`AppsService` joins the `TransactionHost` one). */
   private findApp(id: string): Promise<AppEntity> {
-    return this.apps.find(id, this.txHost.tx);
+    return this.apps.find(id);
   }
 
   /**
