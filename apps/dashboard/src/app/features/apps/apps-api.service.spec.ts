@@ -16,8 +16,8 @@ describe(AppsApiService.name, () => {
 
   it('lists, reads, updates, deletes and saves as a template', async () => {
     const list = api().list();
-    expectRequest('GET', '/api/admin/v1/apps').flush([]);
-    await list;
+    expectRequest('GET', '/api/admin/v1/apps').flush({ items: [], nextCursor: null });
+    await expect(list).resolves.toEqual({ items: [], nextCursor: null });
     const get = api().get('a1');
     expectRequest('GET', '/api/admin/v1/apps/a1').flush({ id: 'a1' });
     await get;
@@ -34,5 +34,32 @@ describe(AppsApiService.name, () => {
     expect(post.request.body).toEqual({ name: 'Mine' });
     post.flush({ id: 't1', name: 'Mine' });
     await expect(save).resolves.toMatchObject({ name: 'Mine' });
+  });
+
+  it('sends the page, search and filters given, and leaves out the empty ones', async () => {
+    const list = api().list({ q: '50% off', templateId: 'none', state: 'inactive', limit: 50, cursor: 'c1' });
+    expectRequest('GET', '/api/admin/v1/apps?q=50%25%20off&templateId=none&state=inactive&limit=50&cursor=c1').flush({
+      items: [{ id: 'a1' }],
+      nextCursor: null,
+    });
+    await expect(list).resolves.toEqual({ items: [{ id: 'a1' }], nextCursor: null });
+    const empty = api().list({ q: '', templateId: undefined, state: undefined, cursor: undefined });
+    expectRequest('GET', '/api/admin/v1/apps').flush({ items: [], nextCursor: null });
+    await empty;
+  });
+
+  it('reads every page for listAll, with the filter on each', async () => {
+    const all = api().listAll({ state: 'active' });
+    expectRequest('GET', '/api/admin/v1/apps?state=active&limit=200').flush({
+      items: [{ id: 'a1' }],
+      nextCursor: 'c1',
+    });
+    // The next page is asked for once the first has been read.
+    await new Promise((resolve) => setTimeout(resolve));
+    expectRequest('GET', '/api/admin/v1/apps?state=active&limit=200&cursor=c1').flush({
+      items: [{ id: 'a2' }],
+      nextCursor: null,
+    });
+    await expect(all).resolves.toEqual([{ id: 'a1' }, { id: 'a2' }]);
   });
 });

@@ -1,13 +1,36 @@
-import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  DestroyRef,
+  effect,
+  inject,
+  input,
+  OnInit,
+  signal,
+  untracked,
+} from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
-import type { AppDto } from '@arrbiter/contracts';
+import type { AppDto, AppState } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
+import { PagedList } from '../../core/paged-list';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
 import { AppsApiService } from './apps-api.service';
 import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
 
+export const APP_STATES: readonly AppState[] = ['active', 'inactive'];
+
+/** `templateId=none`: apps without a template. */
+export const NO_TEMPLATE = 'none';
+
+/** How long typing pauses before the search runs. */
+export const SEARCH_DELAY_MS = 300;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Apps, a page at a time, searched by name or slug and filtered by template and state (kept in the URL). */
 @Component({
   selector: 'arb-apps-page',
   imports: [LoadStateComponent, AppFormComponent, RouterLink],
@@ -30,48 +53,96 @@ import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
         (closed)="creating.set(false)"
       />
     }
+    <form
+      class="card pad form-grid"
+      role="search"
+      aria-label="Find apps"
+      (submit)="$event.preventDefault(); search(searchDraft(), true)"
+    >
+      <div class="field">
+        <label for="apps-search">Search</label>
+        <input
+          id="apps-search"
+          type="search"
+          placeholder="Name or slug"
+          autocomplete="off"
+          maxlength="100"
+          [value]="searchDraft()"
+          (input)="search($any($event.target).value, false)"
+        />
+      </div>
+      <div class="field">
+        <label for="apps-template">Template</label>
+        <select id="apps-template" (change)="setFilter('templateId', $any($event.target).value)">
+          <option value="" [selected]="!templateFilter()">Any template</option>
+          <option [value]="noTemplate" [selected]="templateFilter() === noTemplate">No template</option>
+          @for (t of templates.value() ?? []; track t.id) {
+            <option [value]="t.id" [selected]="t.id === templateFilter()">
+              {{ t.name }}{{ t.removed ? ' (removed)' : '' }}
+            </option>
+          }
+        </select>
+      </div>
+      <div class="field">
+        <label for="apps-state">State</label>
+        <select id="apps-state" (change)="setFilter('state', $any($event.target).value)">
+          <option value="" [selected]="!stateFilter()">Any state</option>
+          <option value="active" [selected]="stateFilter() === 'active'">Active</option>
+          <option value="inactive" [selected]="stateFilter() === 'inactive'">Inactive</option>
+        </select>
+      </div>
+    </form>
     @if (message(); as m) {
       <p class="error" role="alert">{{ m }}</p>
     }
-    <arb-load-state [loading]="apps.loading()" [error]="apps.error()" (retry)="apps.load()" />
-    @if (apps.value(); as list) {
-      @if (list.length === 0) {
-        <section class="card empty-state"><p>No apps yet. Create one for each client integration.</p></section>
-      } @else {
-        <section class="card table-wrap">
-          <table class="responsive">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Template</th>
-                <th scope="col">State</th>
-                <th scope="col">Proxies</th>
-                <th scope="col"><span class="visually-hidden">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (app of list; track app.id) {
-                <tr>
-                  <td data-label="Name">
-                    <a [routerLink]="['/apps', app.id]">{{ app.name }}</a>
-                  </td>
-                  <td data-label="Slug">
-                    <code>{{ app.slug }}</code>
-                  </td>
-                  <td data-label="Template">{{ app.templateName ?? 'No template' }}</td>
-                  <td data-label="State">
-                    <span class="badge" [class.ok]="app.active">{{ app.active ? 'Active' : 'Inactive' }}</span>
-                  </td>
-                  <td data-label="Proxies">{{ app.proxyCount }}</td>
-                  <td class="actions">
-                    <button type="button" class="small danger" (click)="remove(app)">Delete</button>
-                  </td>
-                </tr>
-              }
-            </tbody>
-          </table>
+    <arb-load-state [loading]="list.loading()" [error]="list.error()" (retry)="list.load(true)" />
+    <p class="visually-hidden" aria-live="polite">{{ status() }}</p>
+    @if (list.loaded() && apps().length === 0) {
+      @if (filtered()) {
+        <section class="card empty-state">
+          <p>No apps match these filters.</p>
+          <p><button type="button" (click)="clearFilters()">Clear search and filters</button></p>
         </section>
+      } @else {
+        <section class="card empty-state"><p>No apps yet. Create one for each client integration.</p></section>
+      }
+    } @else if (apps().length > 0) {
+      <section class="card table-wrap">
+        <table class="responsive" aria-label="Apps">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Template</th>
+              <th scope="col">State</th>
+              <th scope="col">Proxies</th>
+              <th scope="col"><span class="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            @for (app of apps(); track app.id) {
+              <tr>
+                <td data-label="Name">
+                  <a [routerLink]="['/apps', app.id]">{{ app.name }}</a>
+                </td>
+                <td data-label="Slug">
+                  <code>{{ app.slug }}</code>
+                </td>
+                <td data-label="Template">{{ app.templateName ?? 'No template' }}</td>
+                <td data-label="State">
+                  <span class="badge" [class.ok]="app.active">{{ app.active ? 'Active' : 'Inactive' }}</span>
+                </td>
+                <td data-label="Proxies">{{ app.proxyCount }}</td>
+                <td class="actions">
+                  <button type="button" class="small danger" (click)="remove(app)">Delete</button>
+                </td>
+              </tr>
+            }
+          </tbody>
+        </table>
+      </section>
+      @if (list.nextCursor()) {
+        <p><button type="button" (click)="list.load(false)" [disabled]="list.loading()">Load more</button></p>
       }
     }
   `,
@@ -81,14 +152,87 @@ export class AppsPage implements OnInit {
   private readonly templatesApi = inject(TemplatesApiService);
   private readonly confirm = inject(ConfirmService);
   private readonly router = inject(Router);
-  protected readonly apps = new Loadable(() => this.api.list());
+
+  /** Search and filters, from the query string (so that a reload or a link keeps them). */
+  readonly q = input<string>();
+  readonly templateId = input<string>();
+  readonly state = input<string>();
+
+  protected readonly noTemplate = NO_TEMPLATE;
+  /** The template filter, when it is one the server takes (a template id or `none`). */
+  protected readonly templateFilter = computed(() => {
+    const id = this.templateId();
+    return id === NO_TEMPLATE || (id && UUID.test(id)) ? id : undefined;
+  });
+  protected readonly stateFilter = computed(() => APP_STATES.find((s) => s === this.state()));
+  protected readonly filtered = computed(() => !!(this.q()?.trim() || this.templateFilter() || this.stateFilter()));
+  /** What the search box shows: what was typed, before the search runs. */
+  protected readonly searchDraft = signal('');
+  protected readonly list = new PagedList<AppDto>((cursor) =>
+    this.api.list({
+      q: this.q()?.trim() || undefined,
+      templateId: this.templateFilter(),
+      state: this.stateFilter(),
+      limit: 50,
+      cursor: cursor ?? undefined,
+    }),
+  );
+  protected readonly apps = this.list.items;
   protected readonly templates = new Loadable(() => this.templatesApi.list());
   protected readonly creating = signal(false);
   protected readonly message = signal<string | null>(null);
+  /** Read out when a search or filter has answered. */
+  protected readonly status = computed(() => {
+    if (!this.list.loaded() || this.list.loading()) return '';
+    const n = this.apps().length;
+    const more = this.list.nextCursor() ? ' so far, more to load' : '';
+    if (n === 0) return this.filtered() ? 'No apps match.' : 'No apps yet.';
+    return `${n} app${n === 1 ? '' : 's'} shown${more}.`;
+  });
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    effect(() => {
+      const q = this.q() ?? '';
+      this.templateFilter();
+      this.stateFilter();
+      untracked(() => {
+        if (q.trim() !== this.searchDraft().trim()) this.searchDraft.set(q);
+        void this.list.load(true);
+      });
+    });
+    inject(DestroyRef).onDestroy(() => clearTimeout(this.searchTimer));
+  }
 
   ngOnInit(): void {
-    void this.apps.load();
     void this.templates.load();
+  }
+
+  /** Searches once typing pauses (`now`: at once, on Enter). */
+  protected search(value: string, now: boolean): void {
+    this.searchDraft.set(value);
+    clearTimeout(this.searchTimer);
+    const run = () => void this.setFilter('q', value.trim());
+    if (now) run();
+    else this.searchTimer = setTimeout(run, SEARCH_DELAY_MS);
+  }
+
+  protected async setFilter(key: 'q' | 'templateId' | 'state', value: string): Promise<void> {
+    await this.router.navigate([], {
+      queryParams: { [key]: value || null },
+      queryParamsHandling: 'merge',
+      replaceUrl: true,
+    });
+  }
+
+  protected async clearFilters(): Promise<void> {
+    clearTimeout(this.searchTimer);
+    this.searchDraft.set('');
+    await this.router.navigate([], {
+      queryParams: { q: null, templateId: null, state: null },
+      queryParamsHandling: 'merge',
+      replaceUrl: true,
+    });
   }
 
   protected async created(app: AppDto): Promise<void> {
@@ -107,7 +251,7 @@ export class AppsPage implements OnInit {
     if (!ok) return;
     try {
       await this.api.remove(app.id);
-      this.apps.set((this.apps.value() ?? []).filter((a) => a.id !== app.id));
+      this.apps.update((list) => list.filter((a) => a.id !== app.id));
     } catch (error) {
       this.message.set(describeError(error));
     }

@@ -135,9 +135,9 @@ export class HomePage {
   private readonly warningsApi = inject(WarningsApiService);
 
   protected readonly services = new Loadable(() => this.servicesApi.list());
-  protected readonly apps = new Loadable(() => this.appsApi.list());
+  protected readonly apps = new Loadable(() => this.appsApi.listAll());
   protected readonly proxies = new Loadable<ProxyDto[]>(async () => {
-    const apps = this.apps.value() ?? (await this.appsApi.list());
+    const apps = this.apps.value() ?? (await this.appsApi.listAll());
     return (await Promise.all(apps.map((a) => this.proxiesApi.listForApp(a.id)))).flat();
   });
   /** The newest 200 warnings: enough to count a day's worth on a sane setup. */

@@ -43,7 +43,7 @@ export class WarningsPage {
   protected readonly method = methodLabel;
   protected readonly learning = isLearning;
   protected readonly directory = new Loadable<Directory>(async () => {
-    const [apps, services] = await Promise.all([this.appsApi.list(), this.servicesApi.list()]);
+    const [apps, services] = await Promise.all([this.appsApi.listAll(), this.servicesApi.list()]);
     const proxies = (await Promise.all(apps.map((a) => this.proxiesApi.listForApp(a.id)))).flat();
     return { apps, proxies, services: new Map(services.map((s) => [s.id, s])) };
   });
