@@ -60,7 +60,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
       (submit)="$event.preventDefault(); search(searchDraft(), true)"
     >
       <div class="field">
-        <label for="apps-search">Search</label>
+        <label for="apps-search">Search apps</label>
         <input
           id="apps-search"
           type="search"
@@ -72,7 +72,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
         />
       </div>
       <div class="field">
-        <label for="apps-template">Template</label>
+        <label for="apps-template">Filter by template</label>
         <select id="apps-template" (change)="setFilter('templateId', $any($event.target).value)">
           <option value="" [selected]="!templateFilter()">Any template</option>
           <option [value]="noTemplate" [selected]="templateFilter() === noTemplate">No template</option>
@@ -84,7 +84,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
         </select>
       </div>
       <div class="field">
-        <label for="apps-state">State</label>
+        <label for="apps-state">Filter by state</label>
         <select id="apps-state" (change)="setFilter('state', $any($event.target).value)">
           <option value="" [selected]="!stateFilter()">Any state</option>
           <option value="active" [selected]="stateFilter() === 'active'">Active</option>
