@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { axeViolations, useTheme } from '../support/axe';
 import { Browser, openBrowser } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
@@ -144,7 +145,7 @@ describe('operator workflows in a real browser', () => {
       await page.getByRole('button', { name: 'New app' }).click();
       await page.getByLabel('Name').fill('Overseerr');
       expect(await page.getByLabel('Slug').inputValue()).toBe('overseerr');
-      await page.getByLabel('Template').selectOption({ label: 'overseerr' });
+      await page.getByLabel('Template', { exact: true }).selectOption({ label: 'overseerr' });
       await page.getByRole('button', { name: 'Create app' }).click();
       await page.getByRole('heading', { name: 'Overseerr' }).waitFor();
       await page.getByText('Template: overseerr').waitFor();
@@ -319,6 +320,83 @@ describe('operator workflows in a real browser', () => {
       await page.getByLabel('New template’s name').fill('Overseerr (from app)');
       await page.getByRole('button', { name: 'Save template' }).click();
       await page.getByText('Saved as template “Overseerr (from app)”.').waitFor();
+    });
+  });
+
+  it('finds apps on the Apps page: search and filters kept in the URL, no match, and no WCAG 2.1 AA violation light or dark', async () => {
+    const { page } = browser;
+    const headers = { cookie: await cookie(), origin, 'content-type': 'application/json' };
+    for (const app of [
+      { name: 'Script 100%', slug: 'script', templateId: null, active: false },
+      { name: 'Tautulli', slug: 'tautulli', templateId: null, active: true },
+    ]) {
+      const response = await fetch(`${server.url}/api/admin/v1/apps`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(app),
+      });
+      expect(response.status).toBe(201);
+    }
+    const table = page.getByRole('table', { name: 'Apps' });
+    const names = async () => (await table.locator('tbody tr td:first-child').allTextContents()).map((t) => t.trim());
+    const rows = (count: number) =>
+      table
+        .locator('tbody tr')
+        .nth(count - 1)
+        .waitFor();
+    await step('apps-search', async () => {
+      await page.goto(`${origin}/apps`);
+      await rows(3);
+      expect(await names()).toEqual(['Overseerr', 'Script 100%', 'Tautulli']);
+      // Searching: a part of the name or slug, "%" taken literally.
+      await page.getByLabel('Search apps').fill('100%');
+      await page.waitForURL(/[?&]q=100%25/);
+      await table.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
+      expect(await names()).toEqual(['Script 100%']);
+      await page.getByLabel('Search apps').fill('TAUT');
+      await page.waitForURL(/[?&]q=TAUT/);
+      await table.getByRole('link', { name: 'Tautulli' }).waitFor();
+      expect(await names()).toEqual(['Tautulli']);
+      // A reload keeps the search.
+      await page.reload();
+      await table.getByRole('link', { name: 'Tautulli' }).waitFor();
+      expect(await page.getByLabel('Search apps').inputValue()).toBe('TAUT');
+      expect(await names()).toEqual(['Tautulli']);
+    });
+    await step('apps-filters', async () => {
+      await page.getByLabel('Search apps').fill('');
+      await page.waitForURL((url) => !url.searchParams.has('q'));
+      await rows(3);
+      await page.getByLabel('Filter by template').selectOption({ label: 'No template' });
+      await page.waitForURL(/[?&]templateId=none/);
+      await table.getByRole('link', { name: 'Overseerr' }).waitFor({ state: 'detached' });
+      expect(await names()).toEqual(['Script 100%', 'Tautulli']);
+      await page.getByLabel('Filter by state').selectOption({ label: 'Inactive' });
+      await page.waitForURL(/[?&]state=inactive/);
+      await table.getByRole('link', { name: 'Tautulli' }).waitFor({ state: 'detached' });
+      expect(await names()).toEqual(['Script 100%']);
+      await page.reload();
+      await table.getByRole('link', { name: 'Script 100%' }).waitFor();
+      expect(await names()).toEqual(['Script 100%']);
+      expect(await page.getByLabel('Filter by template').inputValue()).toBe('none');
+      expect(await page.getByLabel('Filter by state').inputValue()).toBe('inactive');
+      await page.getByLabel('Filter by template').selectOption({ label: 'overseerr' });
+      await page.getByText('No apps match these filters.').waitFor();
+      await browser.screenshot(`${PREFIX}-apps-no-match`);
+    });
+    await step('apps-accessibility', async () => {
+      for (const theme of ['light', 'dark'] as const) {
+        await useTheme(page, theme);
+        await page.getByText('No apps match these filters.').waitFor();
+        expect([theme, 'no match', await axeViolations(page)]).toEqual([theme, 'no match', []]);
+        await page.getByRole('button', { name: 'Clear search and filters' }).click();
+        await rows(3);
+        expect(await names()).toEqual(['Overseerr', 'Script 100%', 'Tautulli']);
+        expect([theme, 'list', await axeViolations(page)]).toEqual([theme, 'list', []]);
+        await browser.screenshot(`${PREFIX}-apps-${theme}`);
+        await page.goto(`${origin}/apps?templateId=none&state=inactive&q=nothing`);
+      }
+      await useTheme(page, 'light');
     });
   });
 
