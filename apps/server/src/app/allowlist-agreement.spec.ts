@@ -15,7 +15,6 @@ import type {
 import { AllowlistDraft, HTTP_METHODS, routeShape } from '@arrbiter/shared/allowlist-rules';
 import { parseTemplateFile, TemplatesService } from '@arrbiter/server/templates';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
-import { DataSource } from 'typeorm';
 import { random } from '../testing/random';
 import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
 
@@ -136,7 +135,7 @@ describe('allowlist agreement: the dashboard draft and the server', () => {
     // Each file becomes the block of the one service type under test (a template's content is all that matters).
     const store = t.app.get(TemplatesService);
     const set = new Map(FILES.map((f) => [f.name, { [service.type]: f.block }]));
-    await t.app.get(DataSource).transaction((manager) => store.upsertRepositoryTemplates(set, manager));
+    await store.upsertRepositoryTemplates(set);
     await store.published();
     for (const template of (await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[])
       templateIds.set(template.name, template.id);

@@ -20,7 +20,6 @@ import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { TemplatesService } from '@arrbiter/server/templates';
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
-import { DataSource } from 'typeorm';
 import { rawRequest } from '../testing/raw-http';
 import { AdminClient, found, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
 
@@ -47,9 +46,7 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
 
   const setTemplates = async (templates: Templates) => {
     const store = t.app.get(TemplatesService);
-    await t.app
-      .get(DataSource)
-      .transaction((manager) => store.upsertRepositoryTemplates(new Map(Object.entries(templates)), manager));
+    await store.upsertRepositoryTemplates(new Map(Object.entries(templates)));
     await store.published();
   };
   const templateId = async (name: string) =>

@@ -29,7 +29,7 @@ export async function resetPassword(config: AppConfig, args: string[]): Promise<
   }
   const dataSource = await openDataSource(config, { entities: ENTITIES, migrate: true });
   try {
-    const users = new AdminUsersService(dataSource, config, new PasswordHasher());
+    const users = AdminUsersService.over(dataSource, config, new PasswordHasher());
     const known = await users.usernames();
     if (!known.includes(username.toLowerCase())) {
       console.error(`No administrator named "${username}". Administrators: ${known.join(', ') || '(none)'}`);

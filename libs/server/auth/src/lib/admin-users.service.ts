@@ -1,3 +1,4 @@
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
@@ -14,14 +15,21 @@ export function generatePassword(): string {
 @Injectable()
 export class AdminUsersService implements OnApplicationBootstrap {
   private readonly logger = new Logger(AdminUsersService.name);
-  private readonly users: Repository<AdminUserEntity>;
-
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(AdminUserEntity) private readonly users: Repository<AdminUserEntity>,
+    @InjectRepository(AdminSessionEntity) private readonly sessions: Repository<AdminSessionEntity>,
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
-  ) {
-    this.users = dataSource.getRepository(AdminUserEntity);
+  ) {}
+
+  /** The service over a DataSource opened outside Nest (the `reset-password` command). */
+  static over(dataSource: DataSource, config: AppConfig, hasher: PasswordHasher): AdminUsersService {
+    return new AdminUsersService(
+      dataSource.getRepository(AdminUserEntity),
+      dataSource.getRepository(AdminSessionEntity),
+      config,
+      hasher,
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,11 +67,14 @@ export class AdminUsersService implements OnApplicationBootstrap {
   /** Sets a new password (generated when none is given) and ends the administrator's sessions. */
   async resetPassword(username: string, password = generatePassword()): Promise<string> {
     const hash = await this.hasher.hash(password);
-    await this.dataSource.transaction(async (manager) => {
-      const user = await manager.findOneBy(AdminUserEntity, { username: username.toLowerCase() });
+    // Both tables are this module's, and the `reset-password` command runs this without Nest (and so
+    // without TransactionHost): the transaction is the repositories' own.
+    await this.users.manager.transaction(async (manager) => {
+      const users = manager.withRepository(this.users);
+      const user = await users.findOneBy({ username: username.toLowerCase() });
       if (!user) throw new NotFoundException(`No administrator named "${username}"`);
-      await manager.update(AdminUserEntity, { id: user.id }, { passwordHash: hash });
-      await manager.delete(AdminSessionEntity, { adminUserId: user.id });
+      await users.update({ id: user.id }, { passwordHash: hash });
+      await manager.withRepository(this.sessions).delete({ adminUserId: user.id });
     });
     return password;
   }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AUTH_ENTITIES } from './auth-entities';
 import { AdminUsersService } from './admin-users.service';
 import { AuthController } from './auth.controller';
 import { OriginGuard } from './guards/origin.guard';
@@ -14,7 +16,7 @@ import { LocalStrategy } from './strategies/local.strategy';
  * as global guards, so every route is denied unless marked `@Public()`.
  */
 @Module({
-  imports: [PassportModule],
+  imports: [PassportModule, TypeOrmModule.forFeature(AUTH_ENTITIES)],
   controllers: [AuthController],
   providers: [
     AdminUsersService,

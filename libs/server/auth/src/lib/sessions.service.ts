@@ -1,8 +1,9 @@
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
 import { keyDigest } from '@arrbiter/server/crypto';
-import { DataSource, LessThan, Repository } from 'typeorm';
+import { LessThan, Repository } from 'typeorm';
 import { AdminPrincipal } from './admin-principal';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
@@ -10,17 +11,13 @@ import { AdminUserEntity } from './entities/admin-user.entity';
 /** `last_seen_at` is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Server-side admin sessions in the database (through the one DataSource). */
+/** Server-side admin sessions in the database. */
 @Injectable()
 export class SessionsService {
-  private readonly sessions: Repository<AdminSessionEntity>;
-
   constructor(
-    dataSource: DataSource,
+    @InjectRepository(AdminSessionEntity) private readonly sessions: Repository<AdminSessionEntity>,
     private readonly config: AppConfig,
-  ) {
-    this.sessions = dataSource.getRepository(AdminSessionEntity);
-  }
+  ) {}
 
   /** Starts a session and returns its token (the cookie value); only its digest is stored. */
   async create(user: AdminUserEntity, userAgent: string | undefined, now = new Date()): Promise<string> {

@@ -2,7 +2,8 @@ import { floodingServer } from '@arrbiter/tools/fake-servarr';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@arrbiter/server/config';
 import type { ChangeBus } from '@arrbiter/server/database';
-import type { DataSource } from 'typeorm';
+import type { Repository } from 'typeorm';
+import { OpenApiDocumentEntity } from './entities/openapi-document.entity';
 import { CatalogService } from './catalog.service';
 
 const MiB = 1024 * 1024;
@@ -28,7 +29,7 @@ describe('CatalogService: descriptions from OPENAPI_SOURCES', () => {
     const upserts: unknown[] = [];
     const documents = { find: () => Promise.resolve([]), upsert: (row: unknown) => upserts.push(row) };
     const catalog = new CatalogService(
-      { getRepository: () => documents } as unknown as DataSource,
+      documents as unknown as Repository<OpenApiDocumentEntity>,
       { openapiSources: [`${source.url}/{Name}/{version}.json`] } as unknown as AppConfig,
       { publish: () => Promise.resolve() } as unknown as ChangeBus,
     );

@@ -1,9 +1,10 @@
+import { InjectRepository } from '@nestjs/typeorm';
 import { BadRequestException, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { OpenApiDocumentDto } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
 import { readLimitedText } from '@arrbiter/server/http';
-import { DataSource, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { mergeCatalogs } from './catalog';
 import { OpenApiDocumentEntity } from './entities/openapi-document.entity';
 import { CatalogRoute, InvalidOpenApiError, parseOpenApi } from './openapi';
@@ -24,17 +25,14 @@ export type UpstreamDescriptionFetcher = (apiVersion: string) => Promise<unknown
 @Injectable()
 export class CatalogService implements OnApplicationBootstrap {
   private readonly logger = new Logger(CatalogService.name);
-  private readonly documents: Repository<OpenApiDocumentEntity>;
   private readonly routes = new Map<string, CatalogRoute[]>();
   private loaded?: Promise<void>;
 
   constructor(
-    dataSource: DataSource,
+    @InjectRepository(OpenApiDocumentEntity) private readonly documents: Repository<OpenApiDocumentEntity>,
     private readonly config: AppConfig,
     private readonly changes: ChangeBus,
-  ) {
-    this.documents = dataSource.getRepository(OpenApiDocumentEntity);
-  }
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.ready();

@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { ChangeDto, ChangeObjectType, Page } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
 import { keysetPage } from '@arrbiter/server/http';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { ListChangesDto } from './dto/list-changes.dto';
 import { ChangeEntity } from './entities/change.entity';
 
@@ -50,13 +50,9 @@ export class ChangesService {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * Records a change in the caller's transaction, so that both are stored or neither.
-   * @param manager only for callers that still run their own `DataSource.transaction` (the apps
-   * module until it moves to `TransactionHost`); everyone else leaves it out.
-   */
-  async record(change: ChangeRecord, manager?: EntityManager): Promise<void> {
-    const changes = (manager ?? this.txHost.tx).withRepository(this.changes);
+  /** Records a change in the caller's transaction (`TransactionHost`), so that both are stored or neither. */
+  async record(change: ChangeRecord): Promise<void> {
+    const changes = this.txHost.tx.withRepository(this.changes);
     await changes.insert({
       at: this.clock.stamp(),
       actor: change.actor.slice(0, 100),

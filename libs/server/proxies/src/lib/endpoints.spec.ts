@@ -1,6 +1,5 @@
 import type { CatalogRoute } from '@arrbiter/server/catalog';
 import { buildEndpoints, isSensitive, mayLearn } from './endpoints';
-import { summarize } from './summary';
 
 const op = (tag: string) => ({ integerParams: [], tags: [tag] });
 const ROUTES: CatalogRoute[] = [
@@ -70,28 +69,5 @@ describe('the permission catalog', () => {
   it('filters by path substring and tag, in any case', () => {
     expect(buildEndpoints(ROUTES, {}, {}, { search: 'MOVIE/{' }).map((i) => i.path)).toEqual(['/api/v3/movie/{id}']);
     expect(buildEndpoints(ROUTES, {}, {}, { tag: 'hostconfig' }).map((i) => i.path)).toEqual(['/api/v3/config/host']);
-  });
-});
-
-describe('revision summaries', () => {
-  it('lists added and removed effective grants and the active change in one line', () => {
-    expect(
-      summarize('warning-grant', {
-        effectiveBefore: { '/api/v3/movie': ['get'] },
-        effectiveAfter: { '/api/v3/movie': ['get', 'post'], '/api/v3/calendar': ['get'] },
-        activeBefore: true,
-        activeAfter: true,
-      }),
-    ).toEqual({
-      text: 'Granted from warnings: 2 grants added',
-      added: [
-        { path: '/api/v3/calendar', method: 'get' },
-        { path: '/api/v3/movie', method: 'post' },
-      ],
-      removed: [],
-    });
-    expect(
-      summarize('restore', { effectiveBefore: {}, effectiveAfter: {}, activeBefore: true, activeAfter: false }).text,
-    ).toBe('Revision restored: deactivated');
   });
 });

@@ -2,15 +2,25 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppsModule } from '@arrbiter/server/apps';
 import { CatalogModule } from '@arrbiter/server/catalog';
+import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { AppProxyCountsModule } from './app-proxy-counts.provider';
 import { ProxyEntity } from './entities/proxy.entity';
 import { LearningDeadlines } from './learning-deadlines';
 import { ProxiesController } from './proxies.controller';
 import { ProxiesService } from './proxies.service';
+import { ServiceUsersModule } from './service-users.provider';
 
 @Module({
-  imports: [AppsModule, TemplatesModule, CatalogModule, AppProxyCountsModule, TypeOrmModule.forFeature([ProxyEntity])],
+  imports: [
+    AppsModule,
+    TemplatesModule,
+    CatalogModule,
+    ServicesModule,
+    AppProxyCountsModule,
+    ServiceUsersModule,
+    TypeOrmModule.forFeature([ProxyEntity]),
+  ],
   controllers: [ProxiesController],
   providers: [ProxiesService, LearningDeadlines],
   exports: [ProxiesService, LearningDeadlines],

@@ -16,7 +16,7 @@ import type {
   RotateKeyResponse,
 } from '@arrbiter/contracts';
 import { AppEntity, AppsService } from '@arrbiter/server/apps';
-import { CatalogService, diffGrants, effectiveAllowlist, overrideProblems, withGrants } from '@arrbiter/server/catalog';
+import { CatalogService } from '@arrbiter/server/catalog';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
@@ -28,19 +28,26 @@ import {
   toRevisionDto,
 } from '@arrbiter/server/history';
 import { isUniqueViolation, PageQueryDto } from '@arrbiter/server/http';
-import { ServiceEntity } from '@arrbiter/server/services';
+import type { ServiceEntity } from '@arrbiter/server/services';
+import { ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
-import { LessThanOrEqual, Repository } from 'typeorm';
+import { In, LessThanOrEqual, Repository } from 'typeorm';
 import { CreateProxyDto, ProxyConfigDto } from './dto/proxy.dto';
 import { ProxyEntity } from './entities/proxy.entity';
 import { buildEndpoints, catalogTags, EndpointQuery } from './endpoints';
-import { summarize } from './summary';
+import {
+  allowlistOf,
+  checkedOverrides,
+  describeSummary,
+  effectiveAllowlist,
+  learningDeadlineProblem,
+  overridesWithGrants,
+  restoreDiff,
+  summarize,
+} from '@arrbiter/server/permissions';
 
 /** The purpose a proxy key is encrypted for (bound into the ciphertext). */
 export const PROXY_KEY_PURPOSE = 'proxy-key';
-
-/** The longest a proxy may stay in learning mode. */
-export const MAX_LEARNING_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function toProxyDto(proxy: ProxyEntity): ProxyDto {
   return {
@@ -52,20 +59,6 @@ export function toProxyDto(proxy: ProxyEntity): ProxyDto {
     createdAt: proxy.createdAt.toISOString(),
     updatedAt: proxy.updatedAt.toISOString(),
   };
-}
-
-/** Methods sorted, paths in a stable order: equal configurations store equal JSON. */
-function normalise(overrides: AllowlistMap): AllowlistMap {
-  return Object.fromEntries(
-    Object.entries(overrides)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([path, methods]) => [path, [...new Set(methods)].sort()]),
-  );
-}
-
-function grantList(grants: readonly Grant[]): string {
-  const shown = grants.slice(0, 5).map((g) => `${g.method.toUpperCase()} ${g.path}`);
-  return grants.length > 5 ? `${shown.join(', ')} and ${grants.length - 5} more` : shown.join(', ');
 }
 
 /** A proxy with what its allowlist is computed from (read in the caller's transaction, when there is one). */
@@ -100,6 +93,7 @@ export class ProxiesService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly apps: AppsService,
     private readonly templates: TemplatesService,
+    private readonly services: ServicesService,
     private readonly catalog: CatalogService,
     private readonly revisions: RevisionsService,
     private readonly audit: ChangesService,
@@ -124,8 +118,7 @@ export class ProxiesService {
     const key = generateProxyKey();
     const { proxy, app } = await this.txHost.withTransaction(async () => {
       const app = await this.findApp(appId);
-      const service = await this.txHost.tx.getRepository(ServiceEntity).findOneBy({ id: dto.serviceId });
-      if (!service) throw new NotFoundException('No such service');
+      const service = await this.services.find(dto.serviceId);
       const repository = this.proxies;
       let proxy: ProxyEntity;
       try {
@@ -220,9 +213,7 @@ export class ProxiesService {
 
   /** Saves the overrides and the active state together (a `manual` revision); the next request sees them. */
   async saveConfig(id: string, dto: ProxyConfigDto, actor: string): Promise<AllowlistResponse> {
-    const problems = overrideProblems(dto.overrides);
-    if (problems.length > 0) throw new BadRequestException(problems);
-    const overrides = normalise(dto.overrides);
+    const overrides = checkedOverrides(dto.overrides);
     const { context } = await this.revise(id, {
       kind: 'manual',
       actor,
@@ -267,7 +258,7 @@ export class ProxiesService {
       actor,
       action: 'proxy.granted-from-warnings',
       apply: ({ proxy, template }) => {
-        proxy.overrides = normalise(withGrants(template, proxy.overrides, grants));
+        proxy.overrides = overridesWithGrants(template, proxy.overrides, grants);
       },
       alongside,
     });
@@ -283,13 +274,9 @@ export class ProxiesService {
   async revisionDiff(id: string, revisionId: string): Promise<RevisionDiffResponse> {
     const context = await this.context(id);
     const revision = await this.revisions.find(id, revisionId);
-    const effective = effectiveAllowlist(context.template, context.proxy.overrides);
-    const restored = effectiveAllowlist(context.template, revision.overrides);
     return {
       revision: toRevisionDto(revision),
-      current: { overrides: context.proxy.overrides, active: context.proxy.active, effective },
-      restored,
-      ...diffGrants(effective, restored),
+      ...restoreDiff(context.template, context.proxy, revision.overrides),
     };
   }
 
@@ -315,9 +302,8 @@ export class ProxiesService {
   /** Puts a proxy in learning mode until `until` (in the future, at most 7 days ahead). */
   async startLearning(id: string, until: Date, actor: string): Promise<ProxyDto> {
     const now = this.clock.now();
-    if (Number.isNaN(until.getTime())) throw new BadRequestException(['until must be an ISO 8601 time']);
-    if (until.getTime() <= now) throw new BadRequestException(['until must be in the future']);
-    if (until.getTime() > now + MAX_LEARNING_MS) throw new BadRequestException(['until must be at most 7 days ahead']);
+    const problem = learningDeadlineProblem(until, now);
+    if (problem) throw new BadRequestException([problem]);
     const proxy = await this.txHost.withTransaction(async () => {
       const context = await this.context(id, true);
       context.proxy.learningUntil = until;
@@ -381,6 +367,13 @@ export class ProxiesService {
     return ended;
   }
 
+  /** Which of these proxies still exist: one query. */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.proxies.find({ select: { id: true }, where: { id: In([...new Set(ids)]) } });
+    return new Set(rows.map((row) => row.id));
+  }
+
   async find(id: string): Promise<ProxyEntity> {
     const proxy = await this.proxies.findOneBy({ id });
     if (!proxy) throw new NotFoundException('No such proxy');
@@ -398,7 +391,7 @@ export class ProxiesService {
     });
     if (!proxy) throw new NotFoundException('No such proxy');
     const app = await this.findApp(proxy.appId);
-    const service = await this.txHost.tx.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
+    const service = await this.services.find(proxy.serviceId);
     const template = await this.templates.block(app.templateId, service.type);
     return { proxy, app, service, template };
   }
@@ -437,16 +430,7 @@ export class ProxiesService {
         restoredFrom: applied?.restoredFrom ?? null,
       });
       await change.alongside?.(context);
-      const details = [
-        summary.added.length > 0 ? `added ${grantList(summary.added)}` : '',
-        summary.removed.length > 0 ? `removed ${grantList(summary.removed)}` : '',
-      ].filter(Boolean);
-      await this.record(
-        change.actor,
-        change.action,
-        context,
-        details.length > 0 ? `${summary.text} (${details.join('; ')})` : summary.text,
-      );
+      await this.record(change.actor, change.action, context, describeSummary(summary));
       return { context, revision };
     });
     await this.changes.publish('proxies', id);
@@ -471,7 +455,7 @@ export class ProxiesService {
   }
 
   private allowlistOf({ proxy, template }: ProxyContext): AllowlistResponse {
-    return { template, overrides: proxy.overrides, effective: effectiveAllowlist(template, proxy.overrides) };
+    return allowlistOf(template, proxy.overrides);
   }
 
   private connection(proxy: ProxyEntity, app: AppEntity, key: string): ProxyConnectionDto {

@@ -1,4 +1,7 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
 import { CatalogService } from '@arrbiter/server/catalog';
 import { SecretBox } from '@arrbiter/server/crypto';
@@ -6,11 +9,12 @@ import { Clock } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { checkBaseUrl } from './base-url';
 import { CreateServiceDto, UpdateServiceDto } from './dto/create-service.dto';
 import { ServiceEntity } from './entities/service.entity';
 import { Discovery, MAX_OPENAPI_BYTES, ServarrClient } from './servarr-client';
+import { ServiceUsers } from './service-users';
 
 /** The purpose an upstream key is encrypted for (bound into the ciphertext). */
 export const SERVICE_KEY_PURPOSE = 'service-api-key';
@@ -28,20 +32,36 @@ export function toServiceDto(service: ServiceEntity): ServiceDto {
   };
 }
 
+/** Upstream services: registration, discovery, their encrypted keys, and reads for the other domains. */
 @Injectable()
 export class ServicesService {
-  private readonly services: Repository<ServiceEntity>;
-
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(ServiceEntity) private readonly serviceRepository: Repository<ServiceEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly users: ServiceUsers,
     private readonly client: ServarrClient,
     private readonly catalog: CatalogService,
     private readonly secrets: SecretBox,
     private readonly changes: ChangeBus,
     private readonly audit: ChangesService,
     private readonly clock: Clock,
-  ) {
-    this.services = dataSource.getRepository(ServiceEntity);
+  ) {}
+
+  /** The `service` repository, inside the caller's transaction when there is one. */
+  private get services(): Repository<ServiceEntity> {
+    return this.txHost.tx.withRepository(this.serviceRepository);
+  }
+
+  /** Every service (for the proxy's in-memory state): one query. */
+  all(): Promise<ServiceEntity[]> {
+    return this.services.find();
+  }
+
+  /** The services with these ids, by id (unknown ids are left out): one query. */
+  async byIds(ids: readonly string[]): Promise<Map<string, ServiceEntity>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.services.findBy({ id: In([...new Set(ids)]) });
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   async list(): Promise<ServiceDto[]> {
@@ -58,8 +78,8 @@ export class ServicesService {
     const discovery = await this.client.discover(baseUrl, dto.apiKey);
     let saved: ServiceEntity;
     try {
-      saved = await this.dataSource.transaction(async (manager) => {
-        const repository = manager.getRepository(ServiceEntity);
+      saved = await this.txHost.withTransaction(async () => {
+        const repository = this.services;
         const service = await repository.save(
           repository.create({
             ...this.fields(discovery),
@@ -68,7 +88,6 @@ export class ServicesService {
           }),
         );
         await this.record(
-          manager,
           actor,
           'service.created',
           service,
@@ -103,10 +122,9 @@ export class ServicesService {
       ...(dto.apiKey !== undefined ? ['API key replaced'] : []),
     ];
     try {
-      await this.dataSource.transaction(async (manager) => {
-        await manager.getRepository(ServiceEntity).save(service);
+      await this.txHost.withTransaction(async () => {
+        await this.services.save(service);
         await this.record(
-          manager,
           actor,
           'service.updated',
           service,
@@ -125,19 +143,15 @@ export class ServicesService {
   /** Deletes a service that no proxy uses; otherwise 409 naming the apps that use it. */
   async remove(id: string, actor: string): Promise<void> {
     const service = await this.find(id);
-    const users: { name: string }[] = await this.dataSource.query(
-      'SELECT DISTINCT a.name FROM proxy p JOIN app a ON a.id = p.app_id WHERE p.service_id = $1 ORDER BY a.name',
-      [id],
-    );
+    const users = await this.users.appNamesOf(id);
     if (users.length > 0) {
       throw new ConflictException(
-        `The service is used by the proxies of: ${users.map((u) => u.name).join(', ')}. Remove those proxies first.`,
+        `The service is used by the proxies of: ${users.join(', ')}. Remove those proxies first.`,
       );
     }
-    await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(ServiceEntity).delete({ id });
+    await this.txHost.withTransaction(async () => {
+      await this.services.delete({ id });
       await this.record(
-        manager,
         actor,
         'service.deleted',
         service,
@@ -153,20 +167,19 @@ export class ServicesService {
     return { ...(await this.client.ping(service.baseUrl)), checkedAt: this.clock.date().toISOString() };
   }
 
-  private record(
-    manager: EntityManager,
-    actor: string,
-    action: string,
-    service: ServiceEntity,
-    summary: string,
-  ): Promise<void> {
-    return this.audit.record(
-      { actor, action, objectType: 'service', objectId: service.id, objectName: service.name, summary },
-      manager,
-    );
+  private record(actor: string, action: string, service: ServiceEntity, summary: string): Promise<void> {
+    return this.audit.record({
+      actor,
+      action,
+      objectType: 'service',
+      objectId: service.id,
+      objectName: service.name,
+      summary,
+    });
   }
 
-  private async find(id: string): Promise<ServiceEntity> {
+  /** The service, or 404. */
+  async find(id: string): Promise<ServiceEntity> {
     const service = await this.services.findOneBy({ id });
     if (!service) throw new NotFoundException('No such service');
     return service;

@@ -1,8 +1,11 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import type { TemplateRepositorySettings, TemplateRepositoryStatus } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { ChangesService } from '@arrbiter/server/history';
-import { DataSource } from 'typeorm';
+import { Repository } from 'typeorm';
 import { SettingEntity } from './entities/setting.entity';
 import { isLocalDirectory, localDirectoryProblem, localDirectoryRules } from './local-directory';
 
@@ -20,23 +23,26 @@ export class RepositorySettingsService {
   private readonly listeners = new Set<() => void>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(SettingEntity) private readonly settingRepository: Repository<SettingEntity>,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly config: AppConfig,
     private readonly audit: ChangesService,
   ) {}
 
+  /** The `setting` repository, inside the caller's transaction when there is one. */
+  private get settings(): Repository<SettingEntity> {
+    return this.txHost.tx.withRepository(this.settingRepository);
+  }
+
   async get(): Promise<TemplateRepositorySettings> {
-    const row = await this.dataSource.getRepository(SettingEntity).findOneBy({ key: SETTINGS_KEY });
+    const row = await this.settings.findOneBy({ key: SETTINGS_KEY });
     if (row) return row.value as TemplateRepositorySettings;
     const fallback = this.config.templateRepository;
     return { ...fallback, intervalMinutes: fallback.url === '' ? 0 : DEFAULT_INTERVAL_MINUTES };
   }
 
   async status(): Promise<TemplateRepositoryStatus> {
-    const [settings, last] = await Promise.all([
-      this.get(),
-      this.dataSource.getRepository(SettingEntity).findOneBy({ key: LAST_SYNC_KEY }),
-    ]);
+    const [settings, last] = await Promise.all([this.get(), this.settings.findOneBy({ key: LAST_SYNC_KEY })]);
     return { ...settings, lastSync: (last?.value as LastSync | undefined) ?? null };
   }
 
@@ -52,28 +58,25 @@ export class RepositorySettingsService {
       const refused = await localDirectoryProblem(value.url, value.path, localDirectoryRules(this.config));
       if (refused) throw new BadRequestException(refused);
     }
-    await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(SettingEntity).save({ key: SETTINGS_KEY, value });
-      await this.audit.record(
-        {
-          actor,
-          action: 'settings.template-repository-changed',
-          objectType: 'settings',
-          objectName: 'Template repository',
-          summary:
-            value.url === ''
-              ? 'Template repository disabled'
-              : `Template repository set to ${value.url}${value.ref ? ` at ${value.ref}` : ''}${value.path ? `, folder ${value.path}` : ''}; ${value.intervalMinutes > 0 ? `synced every ${value.intervalMinutes} minutes` : 'synced on request only'}`,
-        },
-        manager,
-      );
+    await this.txHost.withTransaction(async () => {
+      await this.settings.save({ key: SETTINGS_KEY, value });
+      await this.audit.record({
+        actor,
+        action: 'settings.template-repository-changed',
+        objectType: 'settings',
+        objectName: 'Template repository',
+        summary:
+          value.url === ''
+            ? 'Template repository disabled'
+            : `Template repository set to ${value.url}${value.ref ? ` at ${value.ref}` : ''}${value.path ? `, folder ${value.path}` : ''}; ${value.intervalMinutes > 0 ? `synced every ${value.intervalMinutes} minutes` : 'synced on request only'}`,
+      });
     });
     for (const listener of this.listeners) listener();
     return this.status();
   }
 
   async recordLastSync(lastSync: LastSync): Promise<void> {
-    await this.dataSource.getRepository(SettingEntity).save({ key: LAST_SYNC_KEY, value: lastSync });
+    await this.settings.save({ key: LAST_SYNC_KEY, value: lastSync });
   }
 
   /** Called after the settings change (the scheduler re-plans). */

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { TemplatesModule } from '@arrbiter/server/templates';
+import { SettingEntity } from './entities/setting.entity';
 import { RepositorySettingsService } from './repository-settings.service';
 import { TemplateSyncController } from './template-sync.controller';
 import { TemplateSyncScheduler } from './template-sync.scheduler';
@@ -7,7 +9,7 @@ import { TemplateSyncService } from './template-sync.service';
 
 /** The template repository: its settings, syncs (on request and on a schedule) and local templates. */
 @Module({
-  imports: [TemplatesModule],
+  imports: [TemplatesModule, TypeOrmModule.forFeature([SettingEntity])],
   controllers: [TemplateSyncController],
   providers: [RepositorySettingsService, TemplateSyncService, TemplateSyncScheduler],
   exports: [TemplateSyncService],

@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpException } from '@nestjs/common';
 import { SYSTEM_ACTOR } from '@arrbiter/server/history';
-import { TemplateEntity } from '@arrbiter/server/templates';
-import { DataSource } from 'typeorm';
+import { TemplatesService } from '@arrbiter/server/templates';
 import { RepositorySettingsService } from './repository-settings.service';
 import { TemplateSyncService } from './template-sync.service';
 
@@ -24,7 +23,7 @@ export class TemplateSyncScheduler implements OnApplicationBootstrap, OnApplicat
   private unsubscribe?: () => void;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly templates: TemplatesService,
     private readonly settings: RepositorySettingsService,
     private readonly sync: TemplateSyncService,
   ) {}
@@ -49,7 +48,7 @@ export class TemplateSyncScheduler implements OnApplicationBootstrap, OnApplicat
     try {
       const status = await this.settings.status();
       if (status.url === '' || status.intervalMinutes === 0) return;
-      const hasTemplates = (await this.dataSource.getRepository(TemplateEntity).count()) > 0;
+      const hasTemplates = await this.templates.any();
       let delay: number;
       if (!hasTemplates && status.lastSync === null) delay = FIRST_SYNC_DELAY_MS;
       else {

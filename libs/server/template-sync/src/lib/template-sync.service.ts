@@ -17,11 +17,11 @@ import type {
   TemplateSyncReport,
 } from '@arrbiter/contracts';
 import { AppEntity } from '@arrbiter/server/apps';
-import { diffGrants, effectiveAllowlist } from '@arrbiter/server/catalog';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
-import { ProxyEntity, summarize } from '@arrbiter/server/proxies';
+import { diffGrants, effectiveAllowlist, summarize } from '@arrbiter/server/permissions';
+import { ProxyEntity } from '@arrbiter/server/proxies';
 import { ServiceEntity } from '@arrbiter/server/services';
 import {
   normaliseAllowlist,
@@ -214,7 +214,7 @@ export class TemplateSyncService {
   }
 
   private async apply(manager: EntityManager, plan: Plan, actor: string): Promise<void> {
-    await this.templates.upsertRepositoryTemplates(plan.upserts, manager);
+    await this.templates.upsertRepositoryTemplates(plan.upserts);
     if (plan.markRemoved.length > 0)
       await manager
         .getRepository(TemplateEntity)

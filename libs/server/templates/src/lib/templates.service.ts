@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { AllowlistMap, TemplateDto } from '@arrbiter/contracts';
 import { grantsOf } from '@arrbiter/server/catalog';
 import { ChangeBus } from '@arrbiter/server/database';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { TemplateEntity } from './entities/template.entity';
 import type { TemplateSet } from './template-files';
 
@@ -57,6 +57,11 @@ export class TemplatesService {
     return template;
   }
 
+  /** Whether any template is stored. */
+  async any(): Promise<boolean> {
+    return (await this.templates.count()) > 0;
+  }
+
   /** The names of the templates with these ids (ids of no template are left out). */
   async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
@@ -85,8 +90,8 @@ export class TemplatesService {
    * marked removed) in the caller's transaction; local templates of the same name are left alone.
    * Callers publish the `templates` change after their transaction commits.
    */
-  async upsertRepositoryTemplates(set: TemplateSet, manager: EntityManager): Promise<TemplateEntity[]> {
-    const repository = manager.getRepository(TemplateEntity);
+  async upsertRepositoryTemplates(set: TemplateSet): Promise<TemplateEntity[]> {
+    const repository = this.templates;
     const existing = new Map(
       (await repository.findBy({ name: In([...set.keys()]) })).map((template) => [template.name, template]),
     );

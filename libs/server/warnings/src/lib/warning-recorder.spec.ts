@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { DatabaseLifecycle } from '@arrbiter/server/database';
-import type { DataSource } from 'typeorm';
+import type { ProxiesService } from '@arrbiter/server/proxies';
+import type { Repository } from 'typeorm';
+import type { AccessWarningEntity } from './entities/access-warning.entity';
 import { RefusedRequest, WarningRecorder } from './warning-recorder';
 
 /** A database whose writes can be held "in progress" until the test lets them finish. */
@@ -10,14 +12,20 @@ class FakeDatabase {
   private readonly held: { resolve: () => void; reject: (error: Error) => void }[] = [];
   holdNext = false;
 
-  readonly dataSource = {
+  readonly warnings = {
     query: (_sql: string, parameters: unknown[]) => {
       this.writes.push(parameters[3] as string[]);
       if (!this.holdNext) return Promise.resolve([]);
       this.holdNext = false;
       return new Promise<void>((resolve, reject) => this.held.push({ resolve, reject }));
     },
-  } as unknown as DataSource;
+  } as unknown as Repository<AccessWarningEntity>;
+
+  /** Proxies deleted since their warnings were recorded. */
+  readonly deleted = new Set<string>();
+  readonly proxies = {
+    existing: async (ids: readonly string[]) => new Set(ids.filter((id) => !this.deleted.has(id))),
+  } as unknown as ProxiesService;
 
   drains: (() => Promise<void>)[] = [];
   readonly lifecycle = {
@@ -59,7 +67,7 @@ describe(WarningRecorder.name, () => {
   beforeEach(() => {
     jest.useFakeTimers();
     db = new FakeDatabase();
-    recorder = new WarningRecorder(db.dataSource, db.lifecycle);
+    recorder = new WarningRecorder(db.warnings, db.proxies, db.lifecycle);
   });
   afterEach(() => {
     jest.useRealTimers();
@@ -76,6 +84,27 @@ describe(WarningRecorder.name, () => {
     await wait(1);
     expect(db.writes).toEqual([['/api/v3/a']]);
     expect(recorder.written).toBe(1);
+  });
+
+  it('leaves out the warnings of proxies deleted since they were recorded, and writes the others', async () => {
+    const gone = '00000000-0000-4000-8000-0000000000ff';
+    db.deleted.add(gone);
+    recorder.record({ ...refused('/of-a-deleted-proxy'), proxyId: gone });
+    recorder.record(refused('/api/v3/a'));
+
+    await wait(1);
+
+    expect(db.writes).toEqual([['/api/v3/a']]);
+  });
+
+  it('writes nothing when every proxy of the batch was deleted', async () => {
+    const gone = '00000000-0000-4000-8000-0000000000ff';
+    db.deleted.add(gone);
+    recorder.record({ ...refused('/of-a-deleted-proxy'), proxyId: gone });
+
+    await wait(1);
+
+    expect(db.writes).toEqual([]);
   });
 
   it('keeps recording after the flush timer fires while a flush is still writing', async () => {

@@ -1,6 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { DatabaseLifecycle } from '@arrbiter/server/database';
-import { DataSource } from 'typeorm';
+import { ProxiesService } from '@arrbiter/server/proxies';
+import { Repository } from 'typeorm';
+import { AccessWarningEntity } from './entities/access-warning.entity';
 
 /** One refused request, as the gateway reports it. */
 export interface RefusedRequest {
@@ -31,7 +34,6 @@ SELECT u.proxy_id, u.app_id, u.method, u.path, u.route, u.route_key, u.count, u.
   CASE WHEN u.learned THEN 'learned' ELSE 'open' END
 FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[])
   AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned)
-WHERE EXISTS (SELECT 1 FROM proxy p WHERE p.id = u.proxy_id)
 ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
   count = access_warning.count + EXCLUDED.count,
   last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
@@ -47,7 +49,10 @@ ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
 
 /**
  * Records refused requests without ever delaying or failing one: `record` only updates an in-memory
- * aggregate (bounded); a write-behind flush upserts it in batches every second.
+ * aggregate (bounded); a write-behind flush upserts it in batches every second. Warnings of proxies
+ * deleted meanwhile are left out (ProxiesService answers which still exist, one query per batch); one
+ * deleted between that answer and the upsert fails the batch on the foreign key, and the next flush
+ * leaves it out.
  */
 @Injectable()
 export class WarningRecorder {
@@ -63,7 +68,8 @@ export class WarningRecorder {
   dropped = 0;
 
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectRepository(AccessWarningEntity) private readonly warnings: Repository<AccessWarningEntity>,
+    private readonly proxies: ProxiesService,
     lifecycle: DatabaseLifecycle,
   ) {
     // The last warnings are written after the last request, before the database closes: a running
@@ -141,18 +147,22 @@ export class WarningRecorder {
     for (let i = 0; i < items.length; i += BATCH) {
       const chunk = items.slice(i, i + BATCH);
       try {
-        await this.dataSource.query(UPSERT, [
-          chunk.map((w) => w.proxyId),
-          chunk.map((w) => w.appId),
-          chunk.map((w) => w.method),
-          chunk.map((w) => w.path.slice(0, 2048)),
-          chunk.map((w) => w.route),
-          chunk.map((w) => w.routeKey.slice(0, 2048)),
-          chunk.map((w) => w.count),
-          chunk.map((w) => w.firstSeen),
-          chunk.map((w) => w.lastSeen),
-          chunk.map((w) => w.learned === true),
-        ]);
+        const known = await this.proxies.existing(chunk.map((w) => w.proxyId));
+        const rows = chunk.filter((w) => known.has(w.proxyId));
+        if (rows.length > 0) {
+          await this.warnings.query(UPSERT, [
+            rows.map((w) => w.proxyId),
+            rows.map((w) => w.appId),
+            rows.map((w) => w.method),
+            rows.map((w) => w.path.slice(0, 2048)),
+            rows.map((w) => w.route),
+            rows.map((w) => w.routeKey.slice(0, 2048)),
+            rows.map((w) => w.count),
+            rows.map((w) => w.firstSeen),
+            rows.map((w) => w.lastSeen),
+            rows.map((w) => w.learned === true),
+          ]);
+        }
         this.written += chunk.length;
       } catch (error) {
         // Keep them for the next flush (merged with newer ones), within the same bound.

@@ -1,5 +1,5 @@
-import type { AllowlistMap, RevisionKind, RevisionSummary } from '@arrbiter/contracts';
-import { diffGrants } from '@arrbiter/server/catalog';
+import type { AllowlistMap, Grant, RevisionKind, RevisionSummary } from '@arrbiter/contracts';
+import { diffGrants } from '@arrbiter/shared/allowlist-rules';
 
 const TITLES: Record<RevisionKind, string> = {
   manual: 'Configuration saved',
@@ -33,4 +33,18 @@ export function summarize(kind: RevisionKind, change: ProxyStateChange, title = 
   }
   summary.text = `${title}: ${parts.length > 0 ? parts.join(', ') : 'no change to the effective allowlist'}`;
   return summary;
+}
+
+function grantList(grants: readonly Grant[]): string {
+  const shown = grants.slice(0, 5).map((g) => `${g.method.toUpperCase()} ${g.path}`);
+  return grants.length > 5 ? `${shown.join(', ')} and ${grants.length - 5} more` : shown.join(', ');
+}
+
+/** The summary with the grants it added and removed (at most five of each named), for recent changes. */
+export function describeSummary(summary: RevisionSummary): string {
+  const details = [
+    summary.added.length > 0 ? `added ${grantList(summary.added)}` : '',
+    summary.removed.length > 0 ? `removed ${grantList(summary.removed)}` : '',
+  ].filter(Boolean);
+  return details.length > 0 ? `${summary.text} (${details.join('; ')})` : summary.text;
 }
