@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '@arrbiter/server/catalog';
+import { ProxiesModule } from '@arrbiter/server/proxies';
+import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { WarningsModule } from '@arrbiter/server/warnings';
 import { AccessLog } from './access-log';
@@ -15,7 +17,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
 
 /** The proxy route: the hot path, served from memory by its own pipeline (guard, interceptor, handler). */
 @Module({
-  imports: [CatalogModule, TemplatesModule, WarningsModule],
+  imports: [CatalogModule, TemplatesModule, WarningsModule, ProxiesModule, ServicesModule],
   providers: [
     AccessLog,
     ProxyRegistry,

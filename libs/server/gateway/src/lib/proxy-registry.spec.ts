@@ -4,8 +4,8 @@ import type { AllowlistMap, CatalogRoute, CatalogService } from '@arrbiter/serve
 import { AppConfig } from '@arrbiter/server/config';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
-import { ProxyEntity } from '@arrbiter/server/proxies';
-import { SERVICE_KEY_PURPOSE, ServiceEntity } from '@arrbiter/server/services';
+import type { ProxiesService, ProxyEntity } from '@arrbiter/server/proxies';
+import { SERVICE_KEY_PURPOSE, ServiceEntity, ServicesService } from '@arrbiter/server/services';
 import type { TemplatesService } from '@arrbiter/server/templates';
 import type { DataSource } from 'typeorm';
 import { ProxyRegistry } from './proxy-registry';
@@ -144,12 +144,19 @@ function setUp() {
     ],
     calls,
   );
-  const repositories = new Map<unknown, FakeRepository<Row>>([
-    [AppEntity, apps],
-    [ProxyEntity, proxies],
-    [ServiceEntity, services],
-  ]);
-  const dataSource = { getRepository: (entity: unknown) => repositories.get(entity) } as unknown as DataSource;
+  const dataSource = {
+    getRepository: (entity: unknown) => (entity === AppEntity ? apps : undefined),
+  } as unknown as DataSource;
+  // The owners' services, over the same rows: every proxy, one app's or one proxy; every service.
+  const proxiesService = {
+    hotPathRows: (where: { id?: string; appId?: string } = {}) =>
+      where.id !== undefined
+        ? proxies.findOneBy({ id: where.id }).then((row) => (row ? [row] : []))
+        : where.appId !== undefined
+          ? proxies.findBy({ appId: where.appId })
+          : proxies.find(),
+  } as unknown as ProxiesService;
+  const servicesService = { all: () => services.find() } as unknown as ServicesService;
 
   // Like the real one, the catalog has its routes only once `ready()` has resolved.
   const catalogRoutes: Record<string, CatalogRoute[]> = {
@@ -177,7 +184,7 @@ function setUp() {
   } as unknown as TemplatesService;
 
   const changes = new ChangeBus();
-  const registry = new ProxyRegistry(dataSource, catalog, templates, secrets, changes);
+  const registry = new ProxyRegistry(dataSource, proxiesService, servicesService, catalog, templates, secrets, changes);
   const clearCalls = () => void (calls.length = 0);
   const allCalls = () => [...calls];
   return { registry, changes, apps, proxies, services, catalogRoutes, blocks, clearCalls, allCalls };

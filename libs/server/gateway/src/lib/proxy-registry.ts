@@ -10,8 +10,8 @@ import {
 } from '@arrbiter/server/catalog';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { Change, ChangeBus } from '@arrbiter/server/database';
-import { ProxyEntity } from '@arrbiter/server/proxies';
-import { SERVICE_KEY_PURPOSE, ServiceEntity } from '@arrbiter/server/services';
+import { ProxiesService, type ProxyEntity } from '@arrbiter/server/proxies';
+import { SERVICE_KEY_PURPOSE, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
 import { DataSource } from 'typeorm';
 
@@ -92,6 +92,8 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly proxyRows: ProxiesService,
+    private readonly services: ServicesService,
     private readonly catalog: CatalogService,
     private readonly templates: TemplatesService,
     private readonly secrets: SecretBox,
@@ -139,7 +141,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async updateProxy(id: string): Promise<void> {
-    const row = await this.dataSource.getRepository(ProxyEntity).findOneBy({ id });
+    const [row] = await this.proxyRows.hotPathRows({ id });
     const snapshot = this.snapshot;
     const old = snapshot.proxiesById.get(id);
     if (old) {
@@ -153,7 +155,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   private async updateApp(id: string): Promise<void> {
     const [row, proxies] = await Promise.all([
       this.dataSource.getRepository(AppEntity).findOneBy({ id }),
-      this.dataSource.getRepository(ProxyEntity).findBy({ appId: id }),
+      this.proxyRows.hotPathRows({ appId: id }),
     ]);
     const snapshot = this.snapshot;
     const old = snapshot.appsById.get(id);
@@ -229,18 +231,8 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       this.dataSource
         .getRepository(AppEntity)
         .find({ select: { id: true, slug: true, active: true, templateId: true } }),
-      this.dataSource.getRepository(ProxyEntity).find({
-        select: {
-          id: true,
-          appId: true,
-          serviceId: true,
-          active: true,
-          keyDigest: true,
-          overrides: true,
-          learningUntil: true,
-        },
-      }),
-      this.dataSource.getRepository(ServiceEntity).find(),
+      this.proxyRows.hotPathRows(),
+      this.services.all(),
       this.templates.allBlocks(),
     ]);
     const matchers = new Map<string, RouteMatcher>();

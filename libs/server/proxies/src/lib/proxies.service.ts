@@ -367,6 +367,25 @@ export class ProxiesService {
     return ended;
   }
 
+  /**
+   * What the proxy route's in-memory state needs of proxies (no key ciphertexts, no timestamps): every
+   * proxy, one app's, or one proxy, in one query.
+   */
+  hotPathRows(where: { id?: string; appId?: string } = {}): Promise<ProxyEntity[]> {
+    return this.proxies.find({
+      select: {
+        id: true,
+        appId: true,
+        serviceId: true,
+        active: true,
+        keyDigest: true,
+        overrides: true,
+        learningUntil: true,
+      },
+      where,
+    });
+  }
+
   /** Which of these proxies still exist: one query. */
   async existing(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
