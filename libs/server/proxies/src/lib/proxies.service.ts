@@ -386,6 +386,12 @@ export class ProxiesService {
     });
   }
 
+  /** The proxies of these apps, oldest first: one query. */
+  async ofApps(appIds: readonly string[]): Promise<ProxyEntity[]> {
+    if (appIds.length === 0) return [];
+    return this.proxies.find({ where: { appId: In([...new Set(appIds)]) }, order: { createdAt: 'ASC' } });
+  }
+
   /** Which of these proxies still exist: one query. */
   async existing(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

@@ -1,14 +1,7 @@
 import { join } from 'node:path';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import {
-  BadGatewayException,
-  BadRequestException,
-  ConflictException,
-  Injectable,
-  Logger,
-  NotFoundException,
-} from '@nestjs/common';
+import { BadGatewayException, BadRequestException, ConflictException, Injectable, Logger } from '@nestjs/common';
 import type {
   AllowlistMap,
   TemplateBlockChange,
@@ -16,13 +9,13 @@ import type {
   TemplateProblem,
   TemplateSyncReport,
 } from '@arrbiter/contracts';
-import { AppEntity } from '@arrbiter/server/apps';
+import { AppEntity, AppsService } from '@arrbiter/server/apps';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { diffGrants, effectiveAllowlist, summarize } from '@arrbiter/server/permissions';
-import { ProxyEntity } from '@arrbiter/server/proxies';
-import { ServiceEntity } from '@arrbiter/server/services';
+import { ProxiesService } from '@arrbiter/server/proxies';
+import { ServicesService } from '@arrbiter/server/services';
 import {
   normaliseAllowlist,
   SERVICE_TYPES,
@@ -31,7 +24,7 @@ import {
   TemplatesService,
   toTemplateDto,
 } from '@arrbiter/server/templates';
-import { EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import {
   DEFAULT_FETCH_LIMITS,
   FetchedTemplates,
@@ -93,6 +86,9 @@ export class TemplateSyncService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly settings: RepositorySettingsService,
     private readonly templates: TemplatesService,
+    private readonly apps: AppsService,
+    private readonly proxies: ProxiesService,
+    private readonly services: ServicesService,
     private readonly revisions: RevisionsService,
     private readonly audit: ChangesService,
     private readonly config: AppConfig,
@@ -126,13 +122,12 @@ export class TemplateSyncService {
       throw new BadGatewayException(`Templates unchanged: ${error.message}`);
     }
     const plan = await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+      const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
         TEMPLATE_SYNC_LOCK,
       ])) as { locked: boolean }[];
       if (!locked) throw new ConflictException('A template sync is already running: try again when it has finished');
-      const plan = await this.plan(manager, fetched, dryRun);
-      if (!dryRun) await this.apply(manager, plan, actor);
+      const plan = await this.plan(fetched, dryRun);
+      if (!dryRun) await this.apply(plan, actor);
       return plan;
     });
     if (!dryRun) {
@@ -146,8 +141,8 @@ export class TemplateSyncService {
     return plan.report;
   }
 
-  private async plan(manager: EntityManager, fetched: FetchedTemplates, dryRun: boolean): Promise<Plan> {
-    const stored = await manager.getRepository(TemplateEntity).find({ order: { name: 'ASC' } });
+  private async plan(fetched: FetchedTemplates, dryRun: boolean): Promise<Plan> {
+    const stored = await this.templates.stored();
     const local = new Set(stored.filter((t) => t.source === 'local').map((t) => t.name));
     const repository = new Map(stored.filter((t) => t.source === 'repository').map((t) => [t.name, t]));
     const problems: TemplateProblem[] = [...fetched.problems];
@@ -200,27 +195,20 @@ export class TemplateSyncService {
       }
     }
     const gone = [...repository.values()].filter((t) => !incoming.has(t.name));
-    const used = await this.usedTemplateIds(
-      manager,
-      gone.map((t) => t.id),
-    );
+    const used = await this.usedTemplateIds(gone.map((t) => t.id));
     const markRemoved = gone.filter((t) => used.has(t.id));
     const deletions = gone.filter((t) => !used.has(t.id));
     report.keptRemoved = markRemoved.map((t) => t.name);
     report.deleted = deletions.map((t) => t.name);
-    const affected = await this.affectedProxies(manager, changedBlocks);
+    const affected = await this.affectedProxies(changedBlocks);
     report.proxies = affected.map(({ change }) => change);
     return { report, upserts, markRemoved, deletions, revisions: affected.map(({ revision }) => revision) };
   }
 
-  private async apply(manager: EntityManager, plan: Plan, actor: string): Promise<void> {
+  private async apply(plan: Plan, actor: string): Promise<void> {
     await this.templates.upsertRepositoryTemplates(plan.upserts);
-    if (plan.markRemoved.length > 0)
-      await manager
-        .getRepository(TemplateEntity)
-        .update({ id: In(plan.markRemoved.map((t) => t.id)) }, { removed: true });
-    if (plan.deletions.length > 0)
-      await manager.getRepository(TemplateEntity).delete({ id: In(plan.deletions.map((t) => t.id)) });
+    await this.templates.markRemoved(plan.markRemoved.map((t) => t.id));
+    await this.templates.deleteUnused(plan.deletions.map((t) => t.id));
     for (const revision of plan.revisions) await this.revisions.record({ ...revision, author: actor });
     await this.audit.record({
       actor,
@@ -233,20 +221,13 @@ export class TemplateSyncService {
 
   /** The proxies whose effective allowlist the changed templates change, with what they gain and lose. */
   private async affectedProxies(
-    manager: EntityManager,
     changed: Map<string, { before: Blocks; after: Blocks }>,
   ): Promise<{ change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[]> {
     if (changed.size === 0) return [];
-    const apps = await manager.getRepository(AppEntity).findBy({ templateId: In([...changed.keys()]) });
+    const apps = await this.appsOfTemplates([...changed.keys()]);
     if (apps.length === 0) return [];
-    const proxies = await manager
-      .getRepository(ProxyEntity)
-      .find({ where: { appId: In(apps.map((a) => a.id)) }, order: { createdAt: 'ASC' } });
-    const services = new Map(
-      (
-        await manager.getRepository(ServiceEntity).findBy({ id: In([...new Set(proxies.map((p) => p.serviceId))]) })
-      ).map((s) => [s.id, s]),
-    );
+    const proxies = await this.proxies.ofApps(apps.map((a) => a.id));
+    const services = await this.services.byIds(proxies.map((p) => p.serviceId));
     const appsById = new Map(apps.map((a) => [a.id, a]));
     const result: { change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[] = [];
     for (const proxy of proxies) {
@@ -277,12 +258,17 @@ export class TemplateSyncService {
     return result;
   }
 
-  private async usedTemplateIds(manager: EntityManager, ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const apps = await manager
-      .getRepository(AppEntity)
-      .find({ where: { templateId: In(ids) }, select: { templateId: true } });
-    return new Set(apps.map((a) => a.templateId as string));
+  private async usedTemplateIds(ids: string[]): Promise<Set<string>> {
+    return new Set((await this.appsOfTemplates(ids)).map((a) => a.templateId as string));
+  }
+
+  /**
+   * The apps that use these templates, in the sync's transaction. (AppsService has no such read yet:
+   * the apps module's table is read here until it has.)
+   */
+  private async appsOfTemplates(templateIds: readonly string[]): Promise<AppEntity[]> {
+    if (templateIds.length === 0) return [];
+    return this.txHost.tx.getRepository(AppEntity).findBy({ templateId: In([...templateIds]) });
   }
 
   private async failed(actor: string, message: string): Promise<void> {
@@ -319,17 +305,13 @@ export class TemplateSyncService {
    */
   async saveAppAsTemplate(appId: string, name: string, actor: string): Promise<TemplateDto> {
     const template = await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      const app = await manager.getRepository(AppEntity).findOneBy({ id: appId });
-      if (!app) throw new NotFoundException('No such app');
-      const proxies = await manager.getRepository(ProxyEntity).findBy({ appId });
+      const app = await this.apps.find(appId);
+      const proxies = await this.proxies.ofApps([appId]);
       if (proxies.length === 0) throw new BadRequestException('The app has no proxies: there is nothing to save');
-      const current = app.templateId
-        ? await manager.getRepository(TemplateEntity).findOneBy({ id: app.templateId })
-        : null;
+      const current = app.templateId ? await this.templates.find(app.templateId) : null;
       const blocks: Blocks = {};
       for (const proxy of proxies) {
-        const service = await manager.getRepository(ServiceEntity).findOneByOrFail({ id: proxy.serviceId });
+        const service = await this.services.find(proxy.serviceId);
         const effective = effectiveAllowlist(current?.blocks[service.type] ?? {}, proxy.overrides);
         // Two services of one type: their grants are joined.
         const block = blocks[service.type] ?? {};
@@ -338,9 +320,7 @@ export class TemplateSyncService {
       }
       let saved: TemplateEntity;
       try {
-        saved = await manager
-          .getRepository(TemplateEntity)
-          .save(manager.getRepository(TemplateEntity).create({ name, source: 'local', removed: false, blocks }));
+        saved = await this.templates.createLocal(name, blocks);
       } catch (error) {
         if (isUniqueViolation(error)) throw new ConflictException(`A template named "${name}" already exists`);
         throw error;

@@ -57,6 +57,27 @@ export class TemplatesService {
     return template;
   }
 
+  /** Every stored template, by name (for a sync's plan), in the caller's transaction. */
+  stored(): Promise<TemplateEntity[]> {
+    return this.templates.find({ order: { name: 'ASC' } });
+  }
+
+  /** Marks repository templates removed upstream (apps still use them), in the caller's transaction. */
+  async markRemoved(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.templates.update({ id: In([...ids]) }, { removed: true });
+  }
+
+  /** Deletes templates no app uses, in the caller's transaction. */
+  async deleteUnused(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.templates.delete({ id: In([...ids]) });
+  }
+
+  /** Stores a local template (which syncs never overwrite), in the caller's transaction. */
+  createLocal(name: string, blocks: Record<string, AllowlistMap>): Promise<TemplateEntity> {
+    const templates = this.templates;
+    return templates.save(templates.create({ name, source: 'local', removed: false, blocks }));
+  }
+
   /** Whether any template is stored. */
   async any(): Promise<boolean> {
     return (await this.templates.count()) > 0;
