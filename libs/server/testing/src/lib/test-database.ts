@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -16,7 +16,7 @@ export interface TestDatabase {
 export const TEST_SECRET_KEY = randomBytes(32).toString('hex');
 
 /**
- * A fresh, empty database for one suite: a new embedded database in a temporary DATA_DIR, or,
+ * A fresh, empty database for one suite: a new embedded PostgreSQL in a temporary DATA_DIR, or,
  * when the run sets DATABASE_URL, a new database on that PostgreSQL server (dropped afterwards).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -24,6 +24,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   const serverUrl = process.env['DATABASE_URL'];
   if (!serverUrl) {
+    // An initialised data directory (the jest set-up's), copied rather than initialised again.
+    const template = process.env['ARRBITER_TEST_PG_TEMPLATE'];
+    if (template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
     return { env: { DATA_DIR: dataDir }, kind: 'embedded', drop: async () => removeDir() };
   }
   const name = `arrbiter_test_${randomBytes(6).toString('hex')}`;
