@@ -4,6 +4,13 @@
  * realistic state; then the scenarios of issue 4. Prints one table and the scenarios' results.
  * Load comes from wrk (C): a Node.js load generator on the same cores saturates before the proxy.
  * Exits non-zero only when it cannot run: a smoke run reports its targets, it does not judge them.
+ *
+ * The memory scenario (issue 15) runs on fresh Arrbiter processes of its own, after the rest: the
+ * proportional set size (PSS) of the server and all its child processes (the embedded postgres),
+ * idle 3 s after /health answered, then its peak during a workload (an OpenAPI upload, a template
+ * sync of ../shared/fixtures/template-repo, 10,000 allowed proxied calls; 2,000 in a smoke run).
+ * On external PostgreSQL (`DATABASE_URL`) it is node's PSS alone: the shared server is not a child.
+ * `--only memory` runs that scenario alone (a minute or so); `--memory-calls N` sets the call count.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +19,7 @@ import { constants, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import type { OpenApiDocumentDto, TemplateSyncReport } from '@arrbiter/contracts';
 import { drive, LoadResult, Mix } from './load';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 import {
@@ -24,7 +32,8 @@ import {
   startArrbiter,
   startScript,
 } from './processes';
-import { seed, SeededApp } from './seed';
+import { radarrDescription, seed, SeededApp, SHARED } from './seed';
+import { MemorySample, sampleMemory, samplePeak } from './memory';
 import { cleanupWrk, wrk } from './wrk';
 
 const { values: args } = parseArgs({
@@ -35,13 +44,19 @@ const { values: args } = parseArgs({
     apps: { type: 'string' },
     'startup-proxies': { type: 'string' },
     mixes: { type: 'string', default: 'allowed,denied,mixed' },
+    only: { type: 'string' },
+    'memory-calls': { type: 'string' },
   },
 });
+if (args.only !== undefined && args.only !== 'memory')
+  throw new Error(`--only ${args.only}: the only scenario that runs alone is "memory"`);
+const ONLY_MEMORY = args.only === 'memory';
 const SMOKE = args.smoke;
 const DURATION = Number(args.duration ?? (SMOKE ? 1 : 5));
 const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 3));
 const APPS = Number(args.apps ?? (SMOKE ? 100 : 1000));
 const STARTUP_PROXIES = Number(args['startup-proxies'] ?? (SMOKE ? 500 : 10_000));
+const MEMORY_CALLS = Number(args['memory-calls'] ?? (SMOKE ? 2000 : 10_000));
 const SECRET_KEY = randomBytes(32).toString('hex');
 const ADMIN = {
   ADMIN_USERNAME: 'bench',
@@ -49,6 +64,7 @@ const ADMIN = {
   LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info',
 };
 const MB = 1024 * 1024;
+const TEMPLATE_REPO = join(SHARED, 'template-repo');
 
 interface Target {
   name: string;
@@ -57,6 +73,8 @@ interface Target {
   startupMs?: number;
   /** Where the server's standard output (its log) goes. */
   logFile: string;
+  /** On external PostgreSQL: the pids of the server's backends serving this Arrbiter's database. */
+  backendPids?: () => Promise<number[]>;
   cleanup: () => Promise<void>;
 }
 
@@ -83,7 +101,9 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 /** Data directories of the Arrbiter processes not cleaned up yet: an interrupted bench removes them. */
 const scratch = new Set<string>();
 
-async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function freshDatabase(
+  url: string,
+): Promise<{ url: string; backendPids: () => Promise<number[]>; drop: () => Promise<void> }> {
   const name = `arrbiter_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new Client({ connectionString: url });
   await admin.connect();
@@ -93,6 +113,15 @@ async function freshDatabase(url: string): Promise<{ url: string; drop: () => Pr
   dbUrl.pathname = `/${name}`;
   return {
     url: dbUrl.toString(),
+    backendPids: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+        name,
+      ]);
+      await client.end();
+      return rows.map((row) => row.pid);
+    },
     drop: async () => {
       const client = new Client({ connectionString: url });
       await client.connect();
@@ -108,6 +137,7 @@ async function arrbiterTarget(
   upstreamKey: string,
   count: number,
   databaseUrl?: string,
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-'));
   scratch.add(dataDir);
@@ -119,6 +149,7 @@ async function arrbiterTarget(
     TEMPLATE_REPOSITORY: 'none',
     ...ADMIN,
     ...(database ? { DATABASE_URL: database.url } : {}),
+    ...extraEnv,
   };
   const seeded = await seed(env, upstream.url, upstreamKey, count);
   const logFile = join(dataDir, 'arrbiter.log');
@@ -129,6 +160,7 @@ async function arrbiterTarget(
     apps: seeded.apps,
     startupMs,
     logFile,
+    backendPids: database?.backendPids,
     cleanup: async () => {
       await child.stop();
       await database?.drop();
@@ -251,12 +283,19 @@ interface Propagation {
 async function propagationScenario(target: Target): Promise<Propagation> {
   const admin = await signIn(target);
   const app = target.apps[1];
-  const found = (await (
-    await admin('GET', `/api/admin/v1/apps?q=${encodeURIComponent(app.slug)}&limit=200`)
-  ).json()) as {
-    items: { id: string; slug: string }[];
-  };
-  const appId = found.items.find((a) => a.slug === app.slug)?.id;
+  // The apps list is paged: a search by slug (names and slugs containing it), page after page.
+  let appId: string | undefined;
+  let cursor: string | null = null;
+  do {
+    const query = `q=${encodeURIComponent(app.slug)}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = (await (await admin('GET', `/api/admin/v1/apps?${query}`)).json()) as {
+      items: { id: string; slug: string }[];
+      nextCursor: string | null;
+    };
+    appId = page.items.find((a) => a.slug === app.slug)?.id;
+    cursor = page.nextCursor;
+  } while (!appId && cursor);
+  if (!appId) throw new Error(`The apps list has no ${app.slug}`);
   const [proxy] = (await (await admin('GET', `/api/admin/v1/apps/${appId}/proxies`)).json()) as { id: string }[];
   const allowlist = (await (await admin('GET', `/api/admin/v1/proxies/${proxy.id}/allowlist`)).json()) as {
     overrides: Record<string, string[]>;
@@ -343,6 +382,141 @@ async function appsPageScenario(target: Target): Promise<AppsPageTimes> {
 const appsPageLine = (name: string, count: number, times: AppsPageTimes) =>
   `- Apps list of ${name} at ${count} apps (\`GET /api/admin/v1/apps?limit=50\`, median of 20 calls): first page ${ms(times.first)} ms, a page halfway through (by cursor) ${ms(times.later)} ms, search \`q=${times.query}\` (${times.found} on its first page) ${ms(times.search)} ms.`;
 
+interface MemoryResult {
+  target: string;
+  /** Whether the figures are of the server and its child processes (embedded), or of node alone. */
+  tree: boolean;
+  idle: MemorySample;
+  peak: MemorySample & { samples: number };
+  /** On external PostgreSQL: PSS of the backends serving Arrbiter's database, idle and after the workload. */
+  backends?: { idle: number; after: number; processes: number };
+  routes: number;
+  sync: string;
+  calls: number;
+  unexpected: number;
+  seconds: number;
+}
+
+const sleep = (milliseconds: number) => new Promise((r) => setTimeout(r, milliseconds));
+
+/** The PSS of some processes (not a tree: backends of a shared PostgreSQL server), summed, in bytes. */
+function pssOf(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + sampleMemory(pid, false).pss, 0);
+}
+
+/**
+ * Issue 15: the PSS of a freshly started Arrbiter (with its child processes, when the database is
+ * embedded) 3 s after /health answered, then its peak, sampled every 150 ms, during a workload: an
+ * OpenAPI upload (the Radarr v3 description) through the admin API, a template sync of the fixture
+ * repository (a local directory, allowed through TEMPLATE_ROOT) and MEMORY_CALLS allowed proxied calls.
+ */
+async function memoryScenario(target: Target): Promise<MemoryResult> {
+  const pid = target.child.process.pid as number;
+  const tree = target.backendPids === undefined;
+  await sleep(3000);
+  const idle = sampleMemory(pid, tree);
+  const backendsIdle = target.backendPids ? pssOf(await target.backendPids()) : 0;
+  const started = performance.now();
+  const sampler = samplePeak(pid, tree);
+  let peak: MemoryResult['peak'] | undefined;
+  try {
+    const admin = await signIn(target);
+    const upload = await admin('PUT', '/api/admin/v1/openapi/radarr/v3', radarrDescription().document);
+    if (!upload.ok) throw new Error(`The OpenAPI upload answered ${upload.status}: ${await upload.text()}`);
+    const { routes } = (await upload.json()) as OpenApiDocumentDto;
+    let sync = 'skipped (no ../shared/fixtures/template-repo)';
+    if (existsSync(TEMPLATE_REPO)) {
+      const settings = await admin('PUT', '/api/admin/v1/settings/template-repository', {
+        url: TEMPLATE_REPO,
+        ref: '',
+        path: '',
+        intervalMinutes: 0,
+      });
+      if (!settings.ok)
+        throw new Error(`The repository settings answered ${settings.status}: ${await settings.text()}`);
+      const synced = await admin('POST', '/api/admin/v1/templates/sync');
+      if (!synced.ok) throw new Error(`The template sync answered ${synced.status}: ${await synced.text()}`);
+      const report = (await synced.json()) as TemplateSyncReport;
+      sync = `${report.added.length} added, ${report.changed.length} changed, ${report.unchanged} unchanged, ${report.problems.length} files skipped`;
+    }
+    // wrk runs for a duration, not a count: runs of a few seconds until enough allowed calls are done.
+    let calls = 0;
+    let unexpected = 0;
+    while (calls < MEMORY_CALLS) {
+      const run = await wrk(target.child.url, target.apps, 'allowed', 16, SMOKE ? 1 : 3);
+      calls += run.total - run.unexpected;
+      unexpected += run.unexpected + run.errors;
+    }
+    peak = sampler.stop();
+    const backendPids = target.backendPids ? await target.backendPids() : [];
+    return {
+      target: target.name,
+      tree,
+      idle,
+      peak,
+      backends: target.backendPids
+        ? { idle: backendsIdle, after: pssOf(backendPids), processes: backendPids.length }
+        : undefined,
+      routes,
+      sync,
+      calls,
+      unexpected,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    if (!peak) sampler.stop();
+  }
+}
+
+/** Fresh Arrbiter processes (embedded; PostgreSQL when DATABASE_URL is set), one at a time, measured and stopped. */
+async function memoryScenarios(upstream: Child, upstreamKey: string, targets: Target[]): Promise<MemoryResult[]> {
+  const results: MemoryResult[] = [];
+  const databases: (string | undefined)[] = [
+    undefined,
+    ...(process.env['DATABASE_URL'] ? [process.env['DATABASE_URL']] : []),
+  ];
+  for (const databaseUrl of databases) {
+    const name = `arrbiter (${databaseUrl ? 'postgres' : 'embedded'}, memory)`;
+    log(`Memory: ${name}…`);
+    const target = await arrbiterTarget(name, upstream, upstreamKey, APPS, databaseUrl, {
+      TEMPLATE_ROOT: SHARED,
+    });
+    targets.push(target);
+    results.push(await memoryScenario(target));
+    await target.cleanup();
+    targets.splice(targets.indexOf(target), 1);
+  }
+  return results;
+}
+
+function memoryReport(results: MemoryResult[]): { lines: string[]; checks: [string, string, boolean][] } {
+  const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
+  const workload = `1 OpenAPI upload, 1 template sync, ${MEMORY_CALLS.toLocaleString('en')} allowed calls${SMOKE ? ' (smoke run: the full scenario makes 10,000)' : ''}`;
+  const lines = [
+    `Memory (issue 15): proportional set size (PSS, /proc/<pid>/smaps_rollup) of a fresh Arrbiter with ${APPS} proxies, idle 3 s after /health answered, and its peak sampled every 150 ms during the workload (${workload}). Embedded: node and every process descended from it (the postgres server and its backends). PostgreSQL: node alone, the shared server not being its child (the PSS of the backends serving its database is given beside it, for reference). VmHWM: each process's own peak resident memory, summed (shared pages counted in each: an upper bound).`,
+    '',
+    '| Arrbiter | processes measured | idle PSS | of which node | peak PSS during the workload | of which node | sum of VmHWM | workload |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.target} | ${r.tree ? `node + postgres (${r.idle.processes} idle, ${r.peak.processes} at the peak)` : `node only${r.backends ? `; its ${r.backends.processes} backends: ${mb(r.backends.idle)} idle, ${mb(r.backends.after)} after the workload` : ''}`} | ${mb(r.idle.pss)} | ${mb(r.idle.rootPss)} | ${mb(r.peak.pss)} | ${mb(r.peak.rootPss)} | ${mb(r.peak.hwm)} | ${r.routes} routes uploaded; sync: ${r.sync}; ${r.calls} allowed calls (${r.unexpected} unexpected); ${r.seconds.toFixed(1)} s, ${r.peak.samples} samples |`,
+    ),
+  ];
+  const checks: [string, string, boolean][] = [];
+  const embedded = results.find((r) => r.tree);
+  if (embedded) {
+    checks.push(
+      ['embedded: idle PSS (node + postgres) ≤ 200 MB', mb(embedded.idle.pss), embedded.idle.pss <= 200 * MB],
+      [
+        `embedded: peak PSS during the workload ≤ 300 MB${SMOKE ? ' (smoke workload)' : ''}`,
+        mb(embedded.peak.pss),
+        embedded.peak.pss <= 300 * MB,
+      ],
+    );
+  }
+  return { lines, checks };
+}
+
 const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(2));
 const whole = (value: number) => (Number.isNaN(value) ? '—' : String(Math.round(value)));
 
@@ -387,20 +561,83 @@ function checkout(): string {
   }
 }
 
-async function main(): Promise<void> {
-  if (!existsSync(SERVER_MAIN)) throw new Error('No production build: run `npm run build` first');
-  if (Number(process.versions.node.split('.')[0]) < 24)
-    throw new Error(`Node.js 24 is required (this is ${process.version})`);
-  const upstreamKey = randomBytes(16).toString('hex');
+function verdictTable(checks: [string, string, boolean][]): string {
+  return [
+    '| target | this run | met |',
+    '|---|---:|---|',
+    ...checks.map(([what, value, met]) => `| ${what} | ${value} | ${met ? 'yes' : '**no**'} |`),
+  ].join('\n');
+}
+
+function targetsHeading(): string {
+  return SMOKE
+    ? 'Targets (a smoke run is too short to judge them: reported, not judged; the exit status ignores them):'
+    : 'Targets (judged on this run; the exit status ignores them):';
+}
+
+function machine(): string {
+  return `${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 1024 / MB)} GB, Node ${process.version}`;
+}
+
+function build(): string {
+  return `Build: ${SERVER_MAIN} (built ${statSync(SERVER_MAIN).mtime.toISOString()}); checkout: ${checkout()}.`;
+}
+
+function writeReport(report: string): void {
+  console.log(report);
+  mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
+  const name = `bench${ONLY_MEMORY ? '-memory' : ''}${SMOKE ? '-smoke' : ''}.md`;
+  writeFileSync(join(ROOT, 'artifacts', name), `${report}\n`);
+}
+
+async function startUpstream(upstreamKey: string): Promise<Child> {
   const upstreamPort = await freePort();
-  const passthroughPort = await freePort();
-  log(`Starting upstream, passthrough and Arrbiter (${APPS} apps)…`);
-  const upstream = await startScript(
+  return startScript(
     'upstream',
     'upstream.ts',
     [String(upstreamPort), upstreamKey],
     `http://127.0.0.1:${upstreamPort}/ping`,
   );
+}
+
+/** `--only memory`: the fake upstream and the memory scenario's Arrbiter processes, nothing else. */
+async function memoryOnly(): Promise<void> {
+  const upstreamKey = randomBytes(16).toString('hex');
+  log(`Starting upstream (memory scenario only, ${APPS} apps)…`);
+  const upstream = await startUpstream(upstreamKey);
+  const targets: Target[] = [];
+  try {
+    const memory = memoryReport(await memoryScenarios(upstream, upstreamKey, targets));
+    writeReport(
+      [
+        `Arrbiter benchmark, memory scenario only — ${machine()}`,
+        build(),
+        '',
+        ...memory.lines,
+        '',
+        targetsHeading(),
+        '',
+        verdictTable(memory.checks),
+      ].join('\n'),
+    );
+  } finally {
+    for (const target of targets)
+      await target.cleanup().catch((error: unknown) => log(`Could not clean up ${target.name}: ${String(error)}`));
+    await upstream.stop();
+    cleanupWrk();
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(SERVER_MAIN)) throw new Error('No production build: run `npm run build` first');
+  if (Number(process.versions.node.split('.')[0]) < 24)
+    throw new Error(`Node.js 24 is required (this is ${process.version})`);
+  if (ONLY_MEMORY) return memoryOnly();
+  const upstreamKey = randomBytes(16).toString('hex');
+  const passthroughPort = await freePort();
+  log(`Starting upstream, passthrough and Arrbiter (${APPS} apps)…`);
+  const upstream = await startUpstream(upstreamKey);
   const passthrough = await startScript(
     'passthrough',
     'passthrough.ts',
@@ -557,6 +794,10 @@ async function main(): Promise<void> {
         appsPageLine('arrbiter (postgres)', STARTUP_PROXIES, postgresApps),
       );
     }
+    // The memory scenario starts servers of its own: the big ones stop first.
+    for (const target of targets) await target.cleanup();
+    targets.length = 0;
+    const memoryFigures = memoryReport(await memoryScenarios(upstream, upstreamKey, targets));
 
     // Issue 4's targets and the performance rule of all issues (floor 0.85× the passthrough, CPU per
     // request ≤ 1.18×, p99 ≤ 1.25×), judged on this run: ratios of runs in the same rounds.
@@ -641,15 +882,12 @@ async function main(): Promise<void> {
         propagation.seenByNextRequest === saves && bigPropagation.seenByNextRequest === bigPropagation.times.length,
       ],
     );
-    const verdicts = [
-      '| target | this run | met |',
-      '|---|---:|---|',
-      ...checks.map(([what, value, met]) => `| ${what} | ${value} | ${met ? 'yes' : '**no**'} |`),
-    ].join('\n');
+    checks.push(...memoryFigures.checks);
+    const verdicts = verdictTable(checks);
 
     const report = [
-      `Arrbiter benchmark — ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 1024 / MB)} GB, Node ${process.version}`,
-      `Build: ${SERVER_MAIN} (built ${statSync(SERVER_MAIN).mtime.toISOString()}); checkout: ${checkout()}.`,
+      `Arrbiter benchmark — ${machine()}`,
+      build(),
       `${ROUNDS} round(s) of ${DURATION} s per cell, interleaved (each round: the passthrough, then Arrbiter, back to back), medians; load from wrk (threads: ${process.env['BENCH_WRK_THREADS'] ?? 1}); ${APPS} apps with one proxy each (${SMOKE ? 'smoke run' : 'full run'}).`,
       `Arrbiter's log: standard output to a file, LOG_LEVEL=${ADMIN.LOG_LEVEL} (its size after the cells: ${logs}). CPU µs/request: utime + stime from /proc over the cell, divided by the requests served.`,
       '',
@@ -665,15 +903,13 @@ async function main(): Promise<void> {
       '',
       ...scenarios,
       '',
-      SMOKE
-        ? 'Targets (a smoke run is too short to judge them: reported, not judged; the exit status ignores them):'
-        : 'Targets (judged on this run; the exit status ignores them):',
+      ...memoryFigures.lines,
+      '',
+      targetsHeading(),
       '',
       verdicts,
     ].join('\n');
-    console.log(report);
-    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
-    writeFileSync(join(ROOT, 'artifacts', SMOKE ? 'bench-smoke.md' : 'bench.md'), `${report}\n`);
+    writeReport(report);
   } finally {
     // Every step runs even when one fails: a failed cleanup must not leave the other processes running.
     for (const target of targets)

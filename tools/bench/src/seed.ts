@@ -7,7 +7,7 @@ import { openDataSource } from '@arrbiter/server/database';
 import { readTemplateDirectory, TemplateSet } from '@arrbiter/server/templates';
 import { fakeOpenApi } from '@arrbiter/tools/fake-servarr';
 
-const SHARED = resolve(__dirname, '../../../../shared/fixtures');
+export const SHARED = resolve(__dirname, '../../../../shared/fixtures');
 
 /** What a benchmark client needs to call one app's proxy. */
 export interface SeededApp {
@@ -22,7 +22,7 @@ export interface SeedResult {
 }
 
 /** The Radarr v3 description: the real one from ../shared when present, else the project's own. */
-function radarrDescription(): { document: unknown; real: boolean } {
+export function radarrDescription(): { document: unknown; real: boolean } {
   const file = join(SHARED, 'openapi/radarr-v3.json');
   if (existsSync(file)) return { document: JSON.parse(readFileSync(file, 'utf8')), real: true };
   return { document: fakeOpenApi('v3'), real: false };
