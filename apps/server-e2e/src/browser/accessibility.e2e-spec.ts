@@ -1,0 +1,276 @@
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { AppDto, ProxyConnectionDto, ServiceDto, TemplateDto } from '@arrbiter/contracts';
+import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { AdminHttpClient } from '../support/admin-client';
+import { axeViolations } from '../support/axe';
+import { Browser, openBrowser } from '../support/browser';
+import { ServerProcess, startServer } from '../support/server-process';
+
+const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'accessibility passphrase' };
+const PREFIX = 'a11y';
+/** The project's copy of the community template repository, synced as a local directory. */
+const TEMPLATE_REPO = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
+const THEMES = ['light', 'dark'] as const;
+type Theme = (typeof THEMES)[number];
+
+/** One state of one page: where it is, how to know it is shown with its content, and what to open. */
+interface Visit {
+  name: string;
+  path: () => string;
+  ready: (page: Page) => Promise<unknown>;
+  open?: (page: Page) => Promise<unknown>;
+}
+
+describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let upstream: FakeServarr;
+  let browser: Browser;
+  let origin: string;
+  let app: AppDto;
+  let proxy: ProxyConnectionDto;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
+    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: TEMPLATE_REPO });
+    origin = AdminHttpClient.origin(server);
+
+    // Realistic content: synced templates, a service, an app from a template with a proxy,
+    // a saved configuration (two revisions), and warnings from refused calls.
+    const admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
+    await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
+      url: TEMPLATE_REPO,
+      ref: '',
+      path: '',
+      intervalMinutes: 0,
+    });
+    await admin.request('POST', '/api/admin/v1/templates/sync');
+    const templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
+    const template = templates.find((t) => t.name === 'overseerr');
+    if (!template) throw new Error('the overseerr template did not sync');
+    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
+      baseUrl: upstream.url,
+      apiKey: upstream.options.apiKey,
+    });
+    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+      name: 'Overseerr',
+      slug: 'overseerr',
+      templateId: template.id,
+      active: true,
+    });
+    await admin.request('POST', '/api/admin/v1/apps', {
+      name: 'Tautulli',
+      slug: 'tautulli',
+      templateId: null,
+      active: false,
+    });
+    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
+      serviceId: service.id,
+    });
+    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
+      overrides: { '/api/v3/movie/{id}': ['delete'] },
+      active: true,
+    });
+    for (const path of ['/api/v3/calendar', '/api/v3/system/backup']) {
+      const response = await fetch(`${server.url}/proxy/overseerr${path}`, { headers: { 'x-api-key': proxy.key } });
+      await response.arrayBuffer();
+      expect(response.status).toBe(403);
+    }
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await upstream?.stop();
+    await database?.drop();
+  });
+
+  const heading = (page: Page, name: string) => page.getByRole('heading', { name }).first().waitFor();
+  const proxyPath = (tab: string) => `/apps/${app.id}/proxies/${proxy.id}/${tab}`;
+
+  const VISITS: Visit[] = [
+    { name: 'home', path: () => '/home', ready: (page) => page.getByText('Reachable').first().waitFor() },
+    {
+      name: 'services',
+      path: () => '/services',
+      ready: (page) => page.getByTestId('service-Movies').getByText('Reachable').waitFor(),
+    },
+    {
+      name: 'services, add form open',
+      path: () => '/services',
+      ready: (page) => page.getByTestId('service-Movies').waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Add service' }).click();
+        await page.getByLabel('Base URL').waitFor();
+      },
+    },
+    {
+      name: 'apps',
+      path: () => '/apps',
+      ready: (page) => page.getByRole('table', { name: 'Apps' }).getByRole('link', { name: 'Tautulli' }).waitFor(),
+    },
+    {
+      name: 'apps, new app form open',
+      path: () => '/apps',
+      ready: (page) => page.getByRole('table', { name: 'Apps' }).waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'New app' }).click();
+        await page.getByLabel('Slug').waitFor();
+      },
+    },
+    {
+      name: 'app detail',
+      path: () => `/apps/${app.id}`,
+      ready: (page) => page.getByText('Template: overseerr').waitFor(),
+    },
+    {
+      name: 'app detail, save as template open',
+      path: () => `/apps/${app.id}`,
+      ready: (page) => page.getByText('Template: overseerr').waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Save as template' }).click();
+        await page.getByLabel('New template’s name').waitFor();
+      },
+    },
+    {
+      name: 'proxy connection, how-to open',
+      path: () => proxyPath('connection'),
+      ready: (page) => heading(page, 'Connection details'),
+      open: async (page) => {
+        await page.getByText('How to connect a client').click();
+        await page.getByText('/proxy/overseerr', { exact: true }).waitFor();
+      },
+    },
+    {
+      name: 'proxy endpoints',
+      path: () => proxyPath('endpoints'),
+      ready: (page) => page.getByLabel('Search API paths').waitFor(),
+    },
+    {
+      name: 'proxy endpoints, draft reviewed',
+      path: () => proxyPath('endpoints'),
+      ready: (page) => page.getByLabel('Search API paths').waitFor(),
+      open: async (page) => {
+        await page.getByLabel('Search API paths').fill('/api/v3/calendar');
+        await page.getByLabel('GET /api/v3/calendar', { exact: true }).check();
+        await page.getByTestId('draft-added').filter({ hasText: '+1 added' }).waitFor();
+        await page.getByRole('button', { name: 'Review changes' }).click();
+        await page.getByText('/api/v3/calendar', { exact: true }).last().waitFor();
+      },
+    },
+    {
+      name: 'proxy history, comparison open',
+      path: () => proxyPath('history'),
+      ready: (page) => page.getByText('Proxy created', { exact: false }).last().waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Compare with current' }).last().click();
+        await page.getByText('Restoring it would change:').waitFor();
+      },
+    },
+    {
+      name: 'proxy history, restore dialog',
+      path: () => proxyPath('history'),
+      ready: (page) => page.getByText('Proxy created', { exact: false }).last().waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Restore', exact: true }).last().click();
+        await heading(page, 'Restore this revision?');
+      },
+    },
+    {
+      name: 'templates',
+      path: () => '/templates',
+      ready: (page) => page.getByRole('article', { name: 'overseerr' }).waitFor(),
+    },
+    {
+      name: 'templates, sync preview and confirmation',
+      path: () => '/templates',
+      ready: (page) => page.getByRole('article', { name: 'overseerr' }).waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Preview sync' }).click();
+        await page.getByRole('region', { name: 'Sync report' }).waitFor();
+        await page.getByRole('button', { name: 'Sync now' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Sync now' }).waitFor();
+      },
+    },
+    {
+      name: 'warnings',
+      path: () => '/warnings',
+      ready: (page) => page.getByTestId('warning-get-/api/v3/calendar').waitFor(),
+    },
+    {
+      name: 'warnings of a proxy (learning control)',
+      path: () => `/warnings?proxyId=${proxy.id}`,
+      ready: (page) => page.getByRole('button', { name: 'Start learning' }).waitFor(),
+    },
+    {
+      name: 'recent changes',
+      path: () => '/changes',
+      ready: (page) => page.getByRole('table', { name: 'Changes' }).getByText('Proxy created').first().waitFor(),
+    },
+    {
+      // The dashboard has no not-found page: an unknown path lands on home.
+      name: 'unknown path',
+      path: () => '/no/such/page',
+      ready: async (page) => {
+        await page.waitForURL(/\/home$/);
+        await page.getByText('Reachable').first().waitFor();
+      },
+    },
+  ];
+
+  /** "page [theme] rule: selector, selector" for each violation: the failure names all there is to fix. */
+  async function check(page: Page, name: string, theme: Theme): Promise<string[]> {
+    await page.evaluate(() => document.fonts.ready);
+    const violations = await axeViolations(page);
+    await browser.screenshot(`${PREFIX}-${theme}-${name.replace(/\W+/g, '-')}`).catch(() => undefined);
+    return violations.map((v) => `${name} [${theme}] ${v.id} (${v.help}): ${v.targets.join(', ')}`);
+  }
+
+  async function setTheme(page: Page, theme: Theme): Promise<void> {
+    await page.evaluate((value) => localStorage.setItem('arrbiter.theme', value), theme);
+  }
+
+  it.each(THEMES)('the sign-in page, empty and with an error (%s)', async (theme) => {
+    const { page } = browser;
+    await page.context().clearCookies();
+    await page.goto(`${origin}/sign-in`);
+    await setTheme(page, theme);
+    await page.reload();
+    await page.getByLabel('Username').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe(theme);
+    const found = await check(page, 'sign-in', theme);
+    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Wrong username or password').waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    found.push(...(await check(page, 'sign-in, wrong password', theme)));
+    expect(found).toEqual([]);
+  });
+
+  it.each(THEMES)('every signed-in page and its open states (%s)', async (theme) => {
+    const { page } = browser;
+    await page.context().clearCookies();
+    await page.goto(`${origin}/sign-in`);
+    await setTheme(page, theme);
+    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
+    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('current-user').waitFor();
+    const found: string[] = [];
+    for (const visit of VISITS) {
+      await page.goto(`${origin}${visit.path()}`);
+      await visit.ready(page);
+      expect([visit.name, await page.evaluate(() => document.documentElement.dataset['theme'])]).toEqual([
+        visit.name,
+        theme,
+      ]);
+      await visit.open?.(page);
+      found.push(...(await check(page, visit.name, theme)));
+    }
+    expect(found).toEqual([]);
+  });
+});
