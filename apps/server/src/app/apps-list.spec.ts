@@ -267,4 +267,16 @@ describe('admin API: the apps list', () => {
     });
     await admin.get(`/api/admin/v1/apps/${UNKNOWN}`).expect(404);
   });
+
+  it("the templates' app counts are read from the apps module: the list's and one template's", async () => {
+    const using = (template: TemplateDto) => [...apps.values()].filter((app) => app.templateId === template.id).length;
+    expect(using(alpha)).toBeGreaterThan(0);
+    expect(using(beta)).toBeGreaterThan(0);
+    const listed = (await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[];
+    expect(listed.find((template) => template.id === alpha.id)?.appCount).toBe(using(alpha));
+    expect(listed.find((template) => template.id === beta.id)?.appCount).toBe(using(beta));
+    expect(((await admin.get(`/api/admin/v1/templates/${beta.id}`).expect(200)).body as TemplateDto).appCount).toBe(
+      using(beta),
+    );
+  });
 });

@@ -7,11 +7,14 @@ import { ChangeBus } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { DEFAULT_PAGE_SIZE, isUniqueViolation } from '@arrbiter/server/http';
 import { TemplatesService } from '@arrbiter/server/templates';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { AppProxyCounts } from './app-proxy-counts';
 import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
 import { containsPattern, decodeAppCursor, encodeAppCursor, ListAppsDto, NO_TEMPLATE } from './dto/list-apps.dto';
 import { AppEntity } from './entities/app.entity';
+
+/** What the proxy route's in-memory state needs of an app. */
+export type AppHotPathRow = Pick<AppEntity, 'id' | 'slug' | 'active' | 'templateId'>;
 
 export function toAppDto(app: AppEntity, proxyCount: number, templateName: string | null): AppDto {
   return {
@@ -151,6 +154,20 @@ export class AppsService {
     const app = await this.apps.findOneBy({ id });
     if (!app) throw new NotFoundException('No such app');
     return app;
+  }
+
+  /**
+   * What the proxy route's in-memory state needs of apps (no names, no timestamps): every app or one,
+   * in one query.
+   */
+  hotPathRows(where: { id?: string } = {}): Promise<AppHotPathRow[]> {
+    return this.apps.find({ select: { id: true, slug: true, active: true, templateId: true }, where });
+  }
+
+  /** The apps that use any of these templates (in the caller's transaction, if any): one query. */
+  async ofTemplates(templateIds: readonly string[]): Promise<AppEntity[]> {
+    if (templateIds.length === 0) return [];
+    return this.apps.findBy({ templateId: In([...new Set(templateIds)]) });
   }
 
   private async save(app: AppEntity): Promise<AppEntity> {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AppsModule } from '@arrbiter/server/apps';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
@@ -17,7 +18,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
 
 /** The proxy route: the hot path, served from memory by its own pipeline (guard, interceptor, handler). */
 @Module({
-  imports: [CatalogModule, TemplatesModule, WarningsModule, ProxiesModule, ServicesModule],
+  imports: [AppsModule, CatalogModule, TemplatesModule, WarningsModule, ProxiesModule, ServicesModule],
   providers: [
     AccessLog,
     ProxyRegistry,

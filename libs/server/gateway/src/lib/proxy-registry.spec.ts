@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AppEntity } from '@arrbiter/server/apps';
+import type { AppHotPathRow, AppsService } from '@arrbiter/server/apps';
 import type { AllowlistMap, CatalogRoute, CatalogService } from '@arrbiter/server/catalog';
 import { AppConfig } from '@arrbiter/server/config';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
@@ -7,7 +7,6 @@ import { ChangeBus } from '@arrbiter/server/database';
 import type { ProxiesService, ProxyEntity } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServiceEntity, ServicesService } from '@arrbiter/server/services';
 import type { TemplatesService } from '@arrbiter/server/templates';
-import type { DataSource } from 'typeorm';
 import { ProxyRegistry } from './proxy-registry';
 
 type Row = { id: string };
@@ -83,8 +82,8 @@ function service(id: string, type: string, baseUrl: string, key: string): Servic
   } as ServiceEntity;
 }
 
-function app(id: string, slug: string, templateId: string | null, active = true): AppEntity {
-  return { id, name: slug, slug, templateId, active } as AppEntity;
+function app(id: string, slug: string, templateId: string | null, active = true): AppHotPathRow {
+  return { id, slug, templateId, active };
 }
 
 function proxy(
@@ -120,7 +119,7 @@ const LEARNING_UNTIL = new Date('2030-01-02T03:04:05Z');
 
 function setUp() {
   const calls: string[] = [];
-  const apps = new FakeRepository<AppEntity>(
+  const apps = new FakeRepository<AppHotPathRow>(
     [app('app-1', 'notifiarr', 'tpl-1'), app('app-2', 'overseerr', null, false), app('app-3', 'second', 'tpl-1')],
     calls,
   );
@@ -144,10 +143,12 @@ function setUp() {
     ],
     calls,
   );
-  const dataSource = {
-    getRepository: (entity: unknown) => (entity === AppEntity ? apps : undefined),
-  } as unknown as DataSource;
-  // The owners' services, over the same rows: every proxy, one app's or one proxy; every service.
+  // The owners' services, over the same rows: every app or one; every proxy, one app's or one proxy;
+  // every service.
+  const appsService = {
+    hotPathRows: (where: { id?: string } = {}) =>
+      where.id !== undefined ? apps.findOneBy({ id: where.id }).then((row) => (row ? [row] : [])) : apps.find(),
+  } as unknown as AppsService;
   const proxiesService = {
     hotPathRows: (where: { id?: string; appId?: string } = {}) =>
       where.id !== undefined
@@ -184,7 +185,15 @@ function setUp() {
   } as unknown as TemplatesService;
 
   const changes = new ChangeBus();
-  const registry = new ProxyRegistry(dataSource, proxiesService, servicesService, catalog, templates, secrets, changes);
+  const registry = new ProxyRegistry(
+    appsService,
+    proxiesService,
+    servicesService,
+    catalog,
+    templates,
+    secrets,
+    changes,
+  );
   const clearCalls = () => void (calls.length = 0);
   const allCalls = () => [...calls];
   return { registry, changes, apps, proxies, services, catalogRoutes, blocks, clearCalls, allCalls };

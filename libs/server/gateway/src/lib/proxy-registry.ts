@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppEntity } from '@arrbiter/server/apps';
+import { AppsService } from '@arrbiter/server/apps';
 import {
   AllowlistMap,
   CatalogService,
@@ -13,7 +13,6 @@ import { Change, ChangeBus } from '@arrbiter/server/database';
 import { ProxiesService, type ProxyEntity } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
-import { DataSource } from 'typeorm';
 
 /** An upstream, ready to forward to. */
 export interface ServiceState {
@@ -91,7 +90,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   private unsubscribe?: () => void;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly appRows: AppsService,
     private readonly proxyRows: ProxiesService,
     private readonly services: ServicesService,
     private readonly catalog: CatalogService,
@@ -153,8 +152,8 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async updateApp(id: string): Promise<void> {
-    const [row, proxies] = await Promise.all([
-      this.dataSource.getRepository(AppEntity).findOneBy({ id }),
+    const [[row], proxies] = await Promise.all([
+      this.appRows.hotPathRows({ id }),
       this.proxyRows.hotPathRows({ appId: id }),
     ]);
     const snapshot = this.snapshot;
@@ -228,9 +227,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     await this.catalog.ready();
     // Only what the hot path needs: no key ciphertexts, no timestamps to parse for every row.
     const [apps, proxies, services, templates] = await Promise.all([
-      this.dataSource
-        .getRepository(AppEntity)
-        .find({ select: { id: true, slug: true, active: true, templateId: true } }),
+      this.appRows.hotPathRows(),
       this.proxyRows.hotPathRows(),
       this.services.all(),
       this.templates.allBlocks(),

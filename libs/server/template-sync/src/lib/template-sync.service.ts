@@ -9,7 +9,7 @@ import type {
   TemplateProblem,
   TemplateSyncReport,
 } from '@arrbiter/contracts';
-import { AppEntity, AppsService } from '@arrbiter/server/apps';
+import { AppsService } from '@arrbiter/server/apps';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
@@ -24,7 +24,6 @@ import {
   TemplatesService,
   toTemplateDto,
 } from '@arrbiter/server/templates';
-import { In } from 'typeorm';
 import {
   DEFAULT_FETCH_LIMITS,
   FetchedTemplates,
@@ -224,7 +223,7 @@ export class TemplateSyncService {
     changed: Map<string, { before: Blocks; after: Blocks }>,
   ): Promise<{ change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[]> {
     if (changed.size === 0) return [];
-    const apps = await this.appsOfTemplates([...changed.keys()]);
+    const apps = await this.apps.ofTemplates([...changed.keys()]);
     if (apps.length === 0) return [];
     const proxies = await this.proxies.ofApps(apps.map((a) => a.id));
     const services = await this.services.byIds(proxies.map((p) => p.serviceId));
@@ -259,16 +258,7 @@ export class TemplateSyncService {
   }
 
   private async usedTemplateIds(ids: string[]): Promise<Set<string>> {
-    return new Set((await this.appsOfTemplates(ids)).map((a) => a.templateId as string));
-  }
-
-  /**
-   * The apps that use these templates, in the sync's transaction. (AppsService has no such read yet:
-   * the apps module's table is read here until it has.)
-   */
-  private async appsOfTemplates(templateIds: readonly string[]): Promise<AppEntity[]> {
-    if (templateIds.length === 0) return [];
-    return this.txHost.tx.getRepository(AppEntity).findBy({ templateId: In([...templateIds]) });
+    return new Set((await this.apps.ofTemplates(ids)).map((a) => a.templateId as string));
   }
 
   private async failed(actor: string, message: string): Promise<void> {

@@ -4,7 +4,10 @@ import { TemplateEntity } from './entities/template.entity';
 import { TemplatesController } from './templates.controller';
 import { TemplatesService } from './templates.service';
 
-/** Templates: named grant blocks per service type that apps inherit. */
+/**
+ * Templates: named grant blocks per service type that apps inherit. Needs a `TemplateAppCounts`
+ * provider, which the apps module makes available (globally).
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([TemplateEntity])],
   controllers: [TemplatesController],

@@ -5,8 +5,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { AllowlistMap, TemplateDto } from '@arrbiter/contracts';
 import { grantsOf } from '@arrbiter/server/catalog';
 import { ChangeBus } from '@arrbiter/server/database';
-import { DataSource, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { TemplateEntity } from './entities/template.entity';
+import { TemplateAppCounts } from './template-app-counts';
 import type { TemplateSet } from './template-files';
 
 export function toTemplateDto(template: TemplateEntity, appCount: number): TemplateDto {
@@ -31,8 +32,8 @@ export class TemplatesService {
   constructor(
     @InjectRepository(TemplateEntity) private readonly templateRepository: Repository<TemplateEntity>,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly dataSource: DataSource,
     private readonly changes: ChangeBus,
+    private readonly appCounts: TemplateAppCounts,
   ) {}
 
   /** The `template` repository, inside the caller's transaction when there is one. */
@@ -41,13 +42,16 @@ export class TemplatesService {
   }
 
   async list(): Promise<TemplateDto[]> {
-    const [templates, counts] = await Promise.all([this.templates.find({ order: { name: 'ASC' } }), this.appCounts()]);
+    const [templates, counts] = await Promise.all([
+      this.templates.find({ order: { name: 'ASC' } }),
+      this.appCounts.countFor(),
+    ]);
     return templates.map((t) => toTemplateDto(t, counts.get(t.id) ?? 0));
   }
 
   async get(id: string): Promise<TemplateDto> {
     const template = await this.find(id);
-    return toTemplateDto(template, (await this.appCounts(id)).get(id) ?? 0);
+    return toTemplateDto(template, (await this.appCounts.countFor([id])).get(id) ?? 0);
   }
 
   /** The template, or 404. */
@@ -134,15 +138,5 @@ export class TemplatesService {
   /** Tells the in-memory proxy state that templates changed. */
   published(): Promise<void> {
     return this.changes.publish('templates');
-  }
-
-  private async appCounts(templateId?: string): Promise<Map<string, number>> {
-    const rows: { template_id: string; count: string }[] = await this.dataSource.query(
-      templateId
-        ? 'SELECT template_id, count(*) AS count FROM app WHERE template_id = $1 GROUP BY template_id'
-        : 'SELECT template_id, count(*) AS count FROM app WHERE template_id IS NOT NULL GROUP BY template_id',
-      templateId ? [templateId] : [],
-    );
-    return new Map(rows.map((r) => [r.template_id, Number(r.count)]));
   }
 }
