@@ -11,6 +11,8 @@
  * sync of ../shared/fixtures/template-repo, 10,000 allowed proxied calls; 2,000 in a smoke run).
  * On external PostgreSQL (`DATABASE_URL`) it is node's PSS alone: the shared server is not a child.
  * `--only memory` runs that scenario alone (a minute or so); `--memory-calls N` sets the call count.
+ * `--only throughput` runs the interleaved throughput cells alone, without the scenarios (for A/B runs
+ * and profiles).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -48,9 +50,11 @@ const { values: args } = parseArgs({
     'memory-calls': { type: 'string' },
   },
 });
-if (args.only !== undefined && args.only !== 'memory')
-  throw new Error(`--only ${args.only}: the only scenario that runs alone is "memory"`);
+if (args.only !== undefined && args.only !== 'memory' && args.only !== 'throughput')
+  throw new Error(`--only ${args.only}: what runs alone is "memory" or "throughput"`);
 const ONLY_MEMORY = args.only === 'memory';
+/** The throughput cells alone, without the scenarios (a minute or two): for A/B runs and profiles. */
+const ONLY_THROUGHPUT = args.only === 'throughput';
 const SMOKE = args.smoke;
 const DURATION = Number(args.duration ?? (SMOKE ? 1 : 5));
 const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 3));
@@ -722,83 +726,6 @@ async function main(): Promise<void> {
       .map((c) => `${c.name}: ${Math.round(c.rss() / MB)} MB`)
       .join(', ');
 
-    log('Scenarios…');
-    const main = targets[0];
-    const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
-    const stream = await streamScenario(main.child, main.apps[0], streamBytes);
-    const again = await streamScenario(main.child, main.apps[0], streamBytes);
-    // Streaming is one request read to its end with fetch (wrk would discard the body's timing and memory
-    // is what is measured). The passthrough forwards the client's key as it is: it needs the upstream's own.
-    const baseline = await streamScenario(passthrough, { slug: '', key: upstreamKey }, streamBytes, '');
-    const streamed = SMOKE ? '64 MB' : '1 GB';
-    scenarios.push(
-      `- Streaming ${streamed}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB (the first stream of the process; a second one: ${again.growthMb.toFixed(1)} MB); the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
-    );
-    const flood = await floodScenario(main);
-    const fewer = (a: LoadResult, b: LoadResult) =>
-      `${((1 - b.requestsPerSecond / a.requestsPerSecond) * 100).toFixed(1)} %`;
-    scenarios.push(
-      `- Denied flood, unbounded: allowed reads at 16 connections did ${Math.round(flood.saturated.alone.requestsPerSecond)} req/s alone and ${Math.round(flood.saturated.withFlood.requestsPerSecond)} req/s beside 16 connections of denied requests (${fewer(flood.saturated.alone, flood.saturated.withFlood)} fewer; all processes share two cores).`,
-      `- Denied flood, paced: allowed reads offered at ${flood.paced.rate} req/s got ${Math.round(flood.paced.alone.requestsPerSecond)} req/s (p50 ${flood.paced.alone.p50} ms, p99 ${flood.paced.alone.p99} ms) alone and ${Math.round(flood.paced.withFlood.requestsPerSecond)} req/s (p50 ${flood.paced.withFlood.p50} ms, p99 ${flood.paced.withFlood.p99} ms) beside ${flood.paced.rate} denied req/s (${fewer(flood.paced.alone, flood.paced.withFlood)} fewer).`,
-      `- Warnings: the ${flood.deniedSent} denied requests of the flood added ${flood.warningRows} warning rows (aggregated per proxy and route) and ${flood.warningCount} to their counts.`,
-    );
-    const propagation = await propagationScenario(main);
-    const saves = propagation.times.length;
-    scenarios.push(
-      `- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation.times).toFixed(1)} ms (max ${Math.max(...propagation.times).toFixed(1)} ms); the request sent right after the save answered saw the change ${propagation.seenByNextRequest} of ${saves} times.`,
-    );
-    scenarios.push(
-      ...targets.map(
-        (t) => `- Start-up of ${t.name} with ${APPS} proxies: ${Math.round(t.startupMs ?? 0)} ms to /health.`,
-      ),
-    );
-    // The same apps list at this run's smaller number of apps: a page should cost the same at either size.
-    for (const target of targets) scenarios.push(appsPageLine(target.name, APPS, await appsPageScenario(target)));
-    for (const target of targets) await target.cleanup();
-    targets.length = 0;
-
-    const big = await arrbiterTarget(
-      `arrbiter (embedded, ${STARTUP_PROXIES} proxies)`,
-      upstream,
-      upstreamKey,
-      STARTUP_PROXIES,
-    );
-    targets.push(big);
-    await wrk(big.child.url, big.apps, 'mixed', 32, Math.min(DURATION, 3)); // warm-up, as the main target had
-    const bigLoad = await wrk(big.child.url, big.apps, 'allowed', 32, DURATION);
-    const bigPropagation = await propagationScenario(big);
-    const bigApps = await appsPageScenario(big);
-    scenarios.push(
-      `- Start-up with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(big.startupMs ?? 0)} ms to /health; allowed reads at 32 connections: ${Math.round(bigLoad.requestsPerSecond)} req/s; change propagation median ${median(bigPropagation.times).toFixed(1)} ms; resident memory ${Math.round(big.child.rss() / MB)} MB.`,
-      appsPageLine('arrbiter (embedded)', STARTUP_PROXIES, bigApps),
-    );
-    // The same start-up and apps list on PostgreSQL, when the run has one (each proxy its own app).
-    const appsPages: [string, AppsPageTimes][] = [['embedded', bigApps]];
-    const bigStartups: [string, number][] = [['embedded', big.startupMs ?? Infinity]];
-    if (process.env['DATABASE_URL']) {
-      await big.cleanup();
-      targets.length = 0;
-      const bigPostgres = await arrbiterTarget(
-        `arrbiter (postgres, ${STARTUP_PROXIES} proxies)`,
-        upstream,
-        upstreamKey,
-        STARTUP_PROXIES,
-        process.env['DATABASE_URL'],
-      );
-      targets.push(bigPostgres);
-      const postgresApps = await appsPageScenario(bigPostgres);
-      appsPages.push(['postgres', postgresApps]);
-      bigStartups.push(['postgres', bigPostgres.startupMs ?? Infinity]);
-      scenarios.push(
-        `- Start-up of arrbiter (postgres) with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(bigPostgres.startupMs ?? 0)} ms to /health.`,
-        appsPageLine('arrbiter (postgres)', STARTUP_PROXIES, postgresApps),
-      );
-    }
-    // The memory scenario starts servers of its own: the big ones stop first.
-    for (const target of targets) await target.cleanup();
-    targets.length = 0;
-    const memoryFigures = memoryReport(await memoryScenarios(upstream, upstreamKey, targets));
-
     // Issue 4's targets and the performance rule of all issues (floor 0.85× the passthrough, CPU per
     // request ≤ 1.18×, p99 ≤ 1.25×), judged on this run: ratios of runs in the same rounds.
     const cell = (target: string, mix: Mix, connections: number) => {
@@ -852,37 +779,118 @@ async function main(): Promise<void> {
         }
       }
     }
-    const pacedLoss = 1 - flood.paced.withFlood.requestsPerSecond / flood.paced.alone.requestsPerSecond;
-    const lookups = bigLoad.requestsPerSecond / cell(main.name, 'allowed', 32).rps;
-    checks.push(
-      [`A denied flood slows allowed traffic by ≤ 10 %`, `${(pacedLoss * 100).toFixed(1)} %`, pacedLoss <= 0.1],
-      [
-        `Streaming ${streamed}: resident memory grows by < 50 MB`,
-        `${stream.growthMb.toFixed(1)} MB`,
-        stream.growthMb < 50,
-      ],
-      [
-        `${STARTUP_PROXIES} proxies: ready in < 3 s after migrations`,
-        bigStartups.map(([db, startup]) => `${db} ${Math.round(startup)} ms`).join(', '),
-        bigStartups.every(([, startup]) => startup < 3000),
-      ],
-      [
-        `apps page at ${STARTUP_PROXIES.toLocaleString('en')} apps ≤ 20 ms (first, later, search; medians)`,
-        appsPages.map(([db, t]) => `${db} ${ms(t.first)} / ${ms(t.later)} / ${ms(t.search)} ms`).join(', '),
-        appsPages.every(([, t]) => Math.max(t.first, t.later, t.search) <= 20),
-      ],
-      [
-        `${STARTUP_PROXIES} proxies: lookups do not slow (allowed req/s against ${APPS} proxies; ≥ 0.85 counts as flat)`,
-        `${lookups.toFixed(2)}×`,
-        lookups >= 0.85,
-      ],
-      [
-        'An admin change is enforced by the next request',
-        `${propagation.seenByNextRequest + bigPropagation.seenByNextRequest} of ${saves + bigPropagation.times.length}`,
-        propagation.seenByNextRequest === saves && bigPropagation.seenByNextRequest === bigPropagation.times.length,
-      ],
-    );
-    checks.push(...memoryFigures.checks);
+    const memoryLines: string[] = [];
+    if (!ONLY_THROUGHPUT) {
+      log('Scenarios…');
+      const main = targets[0];
+      const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
+      const stream = await streamScenario(main.child, main.apps[0], streamBytes);
+      const again = await streamScenario(main.child, main.apps[0], streamBytes);
+      // Streaming is one request read to its end with fetch (wrk would discard the body's timing and memory
+      // is what is measured). The passthrough forwards the client's key as it is: it needs the upstream's own.
+      const baseline = await streamScenario(passthrough, { slug: '', key: upstreamKey }, streamBytes, '');
+      const streamed = SMOKE ? '64 MB' : '1 GB';
+      scenarios.push(
+        `- Streaming ${streamed}: Arrbiter ${stream.seconds.toFixed(1)} s, resident memory grew by ${stream.growthMb.toFixed(1)} MB (the first stream of the process; a second one: ${again.growthMb.toFixed(1)} MB); the bare passthrough ${baseline.seconds.toFixed(1)} s, grew by ${baseline.growthMb.toFixed(1)} MB.`,
+      );
+      const flood = await floodScenario(main);
+      const fewer = (a: LoadResult, b: LoadResult) =>
+        `${((1 - b.requestsPerSecond / a.requestsPerSecond) * 100).toFixed(1)} %`;
+      scenarios.push(
+        `- Denied flood, unbounded: allowed reads at 16 connections did ${Math.round(flood.saturated.alone.requestsPerSecond)} req/s alone and ${Math.round(flood.saturated.withFlood.requestsPerSecond)} req/s beside 16 connections of denied requests (${fewer(flood.saturated.alone, flood.saturated.withFlood)} fewer; all processes share two cores).`,
+        `- Denied flood, paced: allowed reads offered at ${flood.paced.rate} req/s got ${Math.round(flood.paced.alone.requestsPerSecond)} req/s (p50 ${flood.paced.alone.p50} ms, p99 ${flood.paced.alone.p99} ms) alone and ${Math.round(flood.paced.withFlood.requestsPerSecond)} req/s (p50 ${flood.paced.withFlood.p50} ms, p99 ${flood.paced.withFlood.p99} ms) beside ${flood.paced.rate} denied req/s (${fewer(flood.paced.alone, flood.paced.withFlood)} fewer).`,
+        `- Warnings: the ${flood.deniedSent} denied requests of the flood added ${flood.warningRows} warning rows (aggregated per proxy and route) and ${flood.warningCount} to their counts.`,
+      );
+      const propagation = await propagationScenario(main);
+      const saves = propagation.times.length;
+      scenarios.push(
+        `- Allowlist change propagation (${APPS} proxies): admin save → first request that sees it: median ${median(propagation.times).toFixed(1)} ms (max ${Math.max(...propagation.times).toFixed(1)} ms); the request sent right after the save answered saw the change ${propagation.seenByNextRequest} of ${saves} times.`,
+      );
+      scenarios.push(
+        ...targets.map(
+          (t) => `- Start-up of ${t.name} with ${APPS} proxies: ${Math.round(t.startupMs ?? 0)} ms to /health.`,
+        ),
+      );
+      // The same apps list at this run's smaller number of apps: a page should cost the same at either size.
+      for (const target of targets) scenarios.push(appsPageLine(target.name, APPS, await appsPageScenario(target)));
+      for (const target of targets) await target.cleanup();
+      targets.length = 0;
+
+      const big = await arrbiterTarget(
+        `arrbiter (embedded, ${STARTUP_PROXIES} proxies)`,
+        upstream,
+        upstreamKey,
+        STARTUP_PROXIES,
+      );
+      targets.push(big);
+      await wrk(big.child.url, big.apps, 'mixed', 32, Math.min(DURATION, 3)); // warm-up, as the main target had
+      const bigLoad = await wrk(big.child.url, big.apps, 'allowed', 32, DURATION);
+      const bigPropagation = await propagationScenario(big);
+      const bigApps = await appsPageScenario(big);
+      scenarios.push(
+        `- Start-up with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(big.startupMs ?? 0)} ms to /health; allowed reads at 32 connections: ${Math.round(bigLoad.requestsPerSecond)} req/s; change propagation median ${median(bigPropagation.times).toFixed(1)} ms; resident memory ${Math.round(big.child.rss() / MB)} MB.`,
+        appsPageLine('arrbiter (embedded)', STARTUP_PROXIES, bigApps),
+      );
+      // The same start-up and apps list on PostgreSQL, when the run has one (each proxy its own app).
+      const appsPages: [string, AppsPageTimes][] = [['embedded', bigApps]];
+      const bigStartups: [string, number][] = [['embedded', big.startupMs ?? Infinity]];
+      if (process.env['DATABASE_URL']) {
+        await big.cleanup();
+        targets.length = 0;
+        const bigPostgres = await arrbiterTarget(
+          `arrbiter (postgres, ${STARTUP_PROXIES} proxies)`,
+          upstream,
+          upstreamKey,
+          STARTUP_PROXIES,
+          process.env['DATABASE_URL'],
+        );
+        targets.push(bigPostgres);
+        const postgresApps = await appsPageScenario(bigPostgres);
+        appsPages.push(['postgres', postgresApps]);
+        bigStartups.push(['postgres', bigPostgres.startupMs ?? Infinity]);
+        scenarios.push(
+          `- Start-up of arrbiter (postgres) with ${STARTUP_PROXIES} proxies (migrations already applied): ${Math.round(bigPostgres.startupMs ?? 0)} ms to /health.`,
+          appsPageLine('arrbiter (postgres)', STARTUP_PROXIES, postgresApps),
+        );
+      }
+      // The memory scenario starts servers of its own: the big ones stop first.
+      for (const target of targets) await target.cleanup();
+      targets.length = 0;
+      const memoryFigures = memoryReport(await memoryScenarios(upstream, upstreamKey, targets));
+
+      const pacedLoss = 1 - flood.paced.withFlood.requestsPerSecond / flood.paced.alone.requestsPerSecond;
+      const lookups = bigLoad.requestsPerSecond / cell(main.name, 'allowed', 32).rps;
+      checks.push(
+        [`A denied flood slows allowed traffic by ≤ 10 %`, `${(pacedLoss * 100).toFixed(1)} %`, pacedLoss <= 0.1],
+        [
+          `Streaming ${streamed}: resident memory grows by < 50 MB`,
+          `${stream.growthMb.toFixed(1)} MB`,
+          stream.growthMb < 50,
+        ],
+        [
+          `${STARTUP_PROXIES} proxies: ready in < 3 s after migrations`,
+          bigStartups.map(([db, startup]) => `${db} ${Math.round(startup)} ms`).join(', '),
+          bigStartups.every(([, startup]) => startup < 3000),
+        ],
+        [
+          `apps page at ${STARTUP_PROXIES.toLocaleString('en')} apps ≤ 20 ms (first, later, search; medians)`,
+          appsPages.map(([db, t]) => `${db} ${ms(t.first)} / ${ms(t.later)} / ${ms(t.search)} ms`).join(', '),
+          appsPages.every(([, t]) => Math.max(t.first, t.later, t.search) <= 20),
+        ],
+        [
+          `${STARTUP_PROXIES} proxies: lookups do not slow (allowed req/s against ${APPS} proxies; ≥ 0.85 counts as flat)`,
+          `${lookups.toFixed(2)}×`,
+          lookups >= 0.85,
+        ],
+        [
+          'An admin change is enforced by the next request',
+          `${propagation.seenByNextRequest + bigPropagation.seenByNextRequest} of ${saves + bigPropagation.times.length}`,
+          propagation.seenByNextRequest === saves && bigPropagation.seenByNextRequest === bigPropagation.times.length,
+        ],
+      );
+      checks.push(...memoryFigures.checks);
+      memoryLines.push(...memoryFigures.lines);
+    }
     const verdicts = verdictTable(checks);
 
     const report = [
@@ -903,7 +911,7 @@ async function main(): Promise<void> {
       '',
       ...scenarios,
       '',
-      ...memoryFigures.lines,
+      ...memoryLines,
       '',
       targetsHeading(),
       '',

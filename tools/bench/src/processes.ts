@@ -114,8 +114,11 @@ export async function startArrbiter(
       env: {
         PATH: process.env['PATH'],
         HOME: process.env['HOME'],
-        // Lets a developer profile the server under load (BENCH_NODE_OPTIONS=--cpu-prof).
-        NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '',
+        // Lets a developer profile the server under load (BENCH_NODE_OPTIONS=--cpu-prof, every process)
+        // or try V8 flags on Arrbiter alone (BENCH_ARRBITER_NODE_OPTIONS).
+        NODE_OPTIONS: [process.env['BENCH_NODE_OPTIONS'], process.env['BENCH_ARRBITER_NODE_OPTIONS']]
+          .filter(Boolean)
+          .join(' '),
         HOST: '127.0.0.1',
         PORT: String(port),
         PUBLIC_URL: url,
