@@ -101,6 +101,8 @@ export async function startArrbiter(
   name: string,
   env: NodeJS.ProcessEnv,
   logFile: string,
+  /** Another build, and V8 flags beside production's (`tools/bench/src/ab.ts` compares two). */
+  variant: { main?: string; nodeFlags?: string[] } = {},
 ): Promise<{ child: Child; startupMs: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -109,7 +111,7 @@ export async function startArrbiter(
   // Started as production starts it (`npm start`, the image's CMD): --expose-gc lets the streaming-memory
   // policy ask V8 for collections.
   const child = track(
-    spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
+    spawn(process.execPath, ['--expose-gc', ...(variant.nodeFlags ?? []), variant.main ?? SERVER_MAIN], {
       cwd: ROOT,
       env: {
         PATH: process.env['PATH'],

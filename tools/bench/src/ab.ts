@@ -1,0 +1,78 @@
+/**
+ * `npm run bench:ab -- "<node flags A>" "<node flags B>" [rounds] [seconds]`: two Arrbiter processes
+ * (production build, embedded database, the bench's seed) with different Node.js flags, driven at the
+ * same time by two wrk processes (32 connections each), so that a busy machine slows both alike; prints
+ * each one's CPU µs per allowed request and req/s per round. For comparing V8 flags or two builds
+ * (`BENCH_SERVER_MAIN_B=path/to/main.js`) where a shared machine makes sequential runs unreliable.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@arrbiter/tools/fake-servarr';
+import { Child, killChildren, startArrbiter, startScript } from './processes';
+import { seed } from './seed';
+import { cleanupWrk, wrk } from './wrk';
+
+const [flagsA = '', flagsB = '', roundsArg = '3', secondsArg = '8'] = process.argv.slice(2);
+const SECRET_KEY = randomBytes(32).toString('hex');
+
+async function target(name: string, flags: string, upstream: Child, upstreamKey: string, main?: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-ab-'));
+  const env: NodeJS.ProcessEnv = {
+    DATA_DIR: dataDir,
+    SECRET_KEY,
+    OPENAPI_SOURCES: 'none',
+    TEMPLATE_REPOSITORY: 'none',
+    ADMIN_USERNAME: 'bench',
+    ADMIN_PASSWORD: 'benchmark passphrase',
+    LOG_LEVEL: 'info',
+  };
+  const seeded = await seed(env, upstream.url, upstreamKey, 1000);
+  const { child } = await startArrbiter(name, env, join(dataDir, 'arrbiter.log'), {
+    main,
+    nodeFlags: flags.split(' ').filter(Boolean),
+  });
+  return {
+    name,
+    child,
+    apps: seeded.apps,
+    cleanup: async () => (await child.stop(), rmSync(dataDir, { recursive: true, force: true })),
+  };
+}
+
+async function main(): Promise<void> {
+  const upstreamKey = randomBytes(16).toString('hex');
+  const port = await freePort();
+  const upstream = await startScript(
+    'upstream',
+    'upstream.ts',
+    [String(port), upstreamKey],
+    `http://127.0.0.1:${port}/ping`,
+  );
+  const a = await target(`A ${flagsA || '(none)'}`, flagsA, upstream, upstreamKey);
+  const b = await target(`B ${flagsB || '(none)'}`, flagsB, upstream, upstreamKey, process.env['BENCH_SERVER_MAIN_B']);
+  try {
+    await Promise.all([a, b].map((t) => wrk(t.child.url, t.apps, 'mixed', 32, 3)));
+    for (let round = 1; round <= Number(roundsArg); round += 1) {
+      const before = [a, b].map((t) => t.child.cpuMs());
+      const results = await Promise.all([a, b].map((t) => wrk(t.child.url, t.apps, 'allowed', 32, Number(secondsArg))));
+      const line = [a, b].map((t, i) => {
+        const cpu = ((t.child.cpuMs() - before[i]) * 1000) / results[i].total;
+        return `${t.name}: ${Math.round(results[i].requestsPerSecond)} req/s, ${cpu.toFixed(0)} µs CPU/req, p99 ${results[i].p99.toFixed(1)} ms`;
+      });
+      console.log(`round ${round}: ${line.join(' | ')}`);
+    }
+  } finally {
+    await a.cleanup();
+    await b.cleanup();
+    await upstream.stop();
+    cleanupWrk();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  killChildren();
+  process.exit(1);
+});
