@@ -1,0 +1,168 @@
+import { Transform, TransformCallback } from 'node:stream';
+
+/** One replacement: every occurrence of `from` becomes `to`. */
+interface Rule {
+  from: Buffer;
+  to: Buffer;
+  /** A match counts only when the byte after it cannot continue a host or port (`http://radarr` in `http://radarr.lan`). */
+  bounded: boolean;
+}
+
+/** Bytes that continue a host name or a port: after a bounded form, such a byte means another host. */
+function continuesHost(byte: number): boolean {
+  return (
+    (byte >= 0x30 && byte <= 0x39) || // 0-9
+    (byte >= 0x41 && byte <= 0x5a) || // A-Z
+    (byte >= 0x61 && byte <= 0x7a) || // a-z
+    byte === 0x2d || // -
+    byte === 0x2e || // .
+    byte === 0x5f || // _
+    byte === 0x3a // :
+  );
+}
+
+/** What the scrubber replaces for one proxied call. */
+export interface ScrubTargets {
+  /** The upstream's own key. */
+  upstreamKey: string;
+  /** The key the caller presented: the upstream's key is replaced by it. */
+  callerKey: string;
+  /** The upstream's origin (`http://radarr:7878`). */
+  origin: string;
+  /** The upstream's URL base (`/radarr`) or ''. */
+  basePath: string;
+  /** Where the caller reaches this service: `PUBLIC_URL/proxy/{slug}`. */
+  proxyUrl: string;
+}
+
+/**
+ * The forms in which an upstream writes its own base URL, each with the proxy URL in the same form:
+ * as is, with and without the scheme's default port, with JSON-escaped slashes (`http:\/\/host`) and
+ * percent-encoded (upper- and lower-case escapes).
+ */
+function baseUrlForms(origin: string, basePath: string, proxyUrl: string): [string, string, boolean][] {
+  const url = new URL(origin);
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
+  const hostForms = [url.host];
+  // `new URL` drops a default port: the upstream may still write it.
+  if (url.port === '') hostForms.push(`${url.hostname}:${defaultPort}`);
+  const forms: [string, string, boolean][] = [];
+  for (const host of hostForms) {
+    const base = `${url.protocol}//${host}${basePath}`;
+    // Without a URL base the form ends with the host or port: `http://radarr` must not match `http://radarr.lan`.
+    const bounded = basePath === '';
+    forms.push([base, proxyUrl, bounded]);
+    forms.push([base.replaceAll('/', '\\/'), proxyUrl.replaceAll('/', '\\/'), bounded]);
+    const encoded = encodeURIComponent(base);
+    const encodedProxy = encodeURIComponent(proxyUrl);
+    forms.push([encoded, encodedProxy, bounded]);
+    const lower = encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    if (lower !== encoded)
+      forms.push([lower, encodedProxy.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()), bounded]);
+  }
+  return forms;
+}
+
+/**
+ * Replaces the upstream's key and base URL in what goes back to the caller (issue 18): the key by the
+ * caller's own proxy key, the base URL by the proxy URL, so that links keep working through the proxy
+ * and stay subject to its allowlist. Patterns are ASCII, so bodies are searched as bytes, whatever
+ * their text encoding; the streaming form keeps a tail of each chunk so that a match split across
+ * chunks is found.
+ */
+export class Scrubber {
+  private readonly rules: Rule[];
+  /** How many bytes at the end of a chunk are held back: the longest pattern. */
+  private readonly keep: number;
+
+  constructor(targets: ScrubTargets) {
+    const pairs: [string, string, boolean][] = baseUrlForms(targets.origin, targets.basePath, targets.proxyUrl);
+    if (targets.upstreamKey !== '') {
+      pairs.push([targets.upstreamKey, targets.callerKey, false]);
+      const upper = targets.upstreamKey.toUpperCase();
+      if (upper !== targets.upstreamKey) pairs.push([upper, targets.callerKey.toUpperCase(), false]);
+    }
+    // Longest first: at one position the longest form wins (`http://radarr:80` before `http://radarr`).
+    this.rules = pairs
+      .filter(([from]) => from !== '')
+      .map(([from, to, bounded]) => ({ from: Buffer.from(from, 'latin1'), to: Buffer.from(to, 'latin1'), bounded }))
+      .sort((a, b) => b.from.length - a.from.length);
+    this.keep = Math.max(...this.rules.map((rule) => rule.from.length));
+  }
+
+  /** A header value with every pattern replaced. */
+  text(value: string): string {
+    const scrubbed = this.whole(Buffer.from(value, 'latin1'));
+    return scrubbed.changed ? scrubbed.body.toString('latin1') : value;
+  }
+
+  /** A whole body with every pattern replaced; the same buffer when nothing matched. */
+  whole(body: Buffer): { body: Buffer; changed: boolean } {
+    const { parts, consumed } = this.scan(body, true);
+    if (parts === undefined) return { body, changed: false };
+    parts.push(body.subarray(consumed));
+    return { body: Buffer.concat(parts), changed: true };
+  }
+
+  /** A transform that replaces every pattern in a stream of chunks, matches across chunks included. */
+  stream(): Transform {
+    let carry: Buffer | undefined;
+    return new Transform({
+      transform: (chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) => {
+        const data = carry ? Buffer.concat([carry, chunk]) : chunk;
+        const { parts, consumed } = this.scan(data, false);
+        // Bytes that may still be the start of a match are held back for the next chunk.
+        const safe = Math.max(consumed, data.length - this.keep);
+        const out = parts ?? [];
+        if (safe > consumed) out.push(data.subarray(consumed, safe));
+        carry = safe < data.length ? Buffer.from(data.subarray(safe)) : undefined;
+        done(null, out.length === 1 ? out[0] : out.length > 0 ? Buffer.concat(out) : undefined);
+      },
+      flush: (done: TransformCallback) => {
+        if (!carry) return done();
+        const rest = this.whole(carry).body;
+        carry = undefined;
+        done(null, rest);
+      },
+    });
+  }
+
+  /**
+   * Finds the matches in `data` left to right. Returns the output up to the end of the last match
+   * (undefined when nothing matched) and where that is. When `final` is false, matches that start in
+   * the last `keep` bytes are left for the next chunk.
+   */
+  private scan(data: Buffer, final: boolean): { parts: Buffer[] | undefined; consumed: number } {
+    let parts: Buffer[] | undefined;
+    let consumed = 0;
+    // The next position of each rule's pattern at or after `consumed` (-1: none left).
+    const next = this.rules.map((rule) => data.indexOf(rule.from, 0));
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < this.rules.length; i += 1) {
+        const at = next[i];
+        if (at >= 0 && (best < 0 || at < next[best])) best = i; // ties keep the longer (earlier) rule
+      }
+      if (best < 0) break;
+      const rule = this.rules[best];
+      const at = next[best];
+      // Mid-stream, a match this close to the end is left for the next chunk: a longer form may start
+      // at the same place, and a bounded form needs the byte after it.
+      if (!final && at + this.keep >= data.length) break;
+      const end = at + rule.from.length;
+      if (rule.bounded) {
+        if (end < data.length && continuesHost(data[end])) {
+          next[best] = data.indexOf(rule.from, at + 1);
+          continue;
+        }
+      }
+      parts ??= [];
+      if (at > consumed) parts.push(data.subarray(consumed, at));
+      parts.push(rule.to);
+      consumed = end;
+      for (let i = 0; i < this.rules.length; i += 1)
+        if (next[i] >= 0 && next[i] < consumed) next[i] = data.indexOf(this.rules[i].from, consumed);
+    }
+    return { parts, consumed };
+  }
+}
