@@ -109,3 +109,21 @@ describe('Scrubber', () => {
     expect(scrubber.text('<http://other/x>; rel="next"')).toBe('<http://other/x>; rel="next"');
   });
 });
+
+describe('Scrubber streams', () => {
+  it('holds back nothing that cannot begin a match (a stream of events is not delayed)', async () => {
+    const scrubber = new Scrubber(prowlarr);
+    const transform = scrubber.stream();
+    const seen: string[] = [];
+    transform.on('data', (chunk: Buffer) => seen.push(chunk.toString()));
+    transform.write(Buffer.from('data: {"a":1}\n\n'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['data: {"a":1}\n\n']);
+    transform.write(Buffer.from('data: http://prow'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['data: {"a":1}\n\n', 'data: ']);
+    transform.end(Buffer.from('larr:9696/prowlarr/x\n\n'));
+    await new Promise((resolve) => transform.on('end', resolve));
+    expect(seen.join('')).toBe('data: {"a":1}\n\ndata: https://arr.example.com/proxy/overseerr/x\n\n');
+  });
+});

@@ -72,8 +72,6 @@ function baseUrlForms(origin: string, basePath: string, proxyUrl: string): [stri
  */
 export class Scrubber {
   private readonly rules: Rule[];
-  /** How many bytes at the end of a chunk are held back: the longest pattern. */
-  private readonly keep: number;
 
   constructor(targets: ScrubTargets) {
     const pairs: [string, string, boolean][] = baseUrlForms(targets.origin, targets.basePath, targets.proxyUrl);
@@ -87,7 +85,6 @@ export class Scrubber {
       .filter(([from]) => from !== '')
       .map(([from, to, bounded]) => ({ from: Buffer.from(from, 'latin1'), to: Buffer.from(to, 'latin1'), bounded }))
       .sort((a, b) => b.from.length - a.from.length);
-    this.keep = Math.max(...this.rules.map((rule) => rule.from.length));
   }
 
   /** A header value with every pattern replaced. */
@@ -104,35 +101,56 @@ export class Scrubber {
     return { body: Buffer.concat(parts), changed: true };
   }
 
-  /** A transform that replaces every pattern in a stream of chunks, matches across chunks included. */
+  /**
+   * A transform that replaces every pattern in a stream of chunks, matches across chunks included. Only
+   * the end of a chunk that could begin a match is held back for the next one, so a stream of events
+   * (`text/event-stream`) is not delayed.
+   */
   stream(): Transform {
     let carry: Buffer | undefined;
     return new Transform({
       transform: (chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) => {
         const data = carry ? Buffer.concat([carry, chunk]) : chunk;
-        const { parts, consumed } = this.scan(data, false);
-        // Bytes that may still be the start of a match are held back for the next chunk.
-        const safe = Math.max(consumed, data.length - this.keep);
+        const { parts, consumed, pending } = this.scan(data, false);
+        const hold = pending ?? data.length - this.partialAtEnd(data, consumed);
         const out = parts ?? [];
-        if (safe > consumed) out.push(data.subarray(consumed, safe));
-        carry = safe < data.length ? Buffer.from(data.subarray(safe)) : undefined;
+        if (hold > consumed) out.push(data.subarray(consumed, hold));
+        carry = hold < data.length ? Buffer.from(data.subarray(hold)) : undefined;
         done(null, out.length === 1 ? out[0] : out.length > 0 ? Buffer.concat(out) : undefined);
       },
       flush: (done: TransformCallback) => {
-        if (!carry) return done();
-        const rest = this.whole(carry).body;
+        const rest = carry && this.whole(carry).body;
         carry = undefined;
         done(null, rest);
       },
     });
   }
 
+  /** How many bytes at the end of `data` (after `from`) could be the beginning of a match. */
+  private partialAtEnd(data: Buffer, from: number): number {
+    let longest = 0;
+    for (const rule of this.rules) {
+      const pattern = rule.from;
+      // A bounded form complete at the very end still needs the byte after it.
+      const max = Math.min(rule.bounded ? pattern.length : pattern.length - 1, data.length - from);
+      for (let length = max; length > longest; length -= 1) {
+        const start = data.length - length;
+        if (data[start] === pattern[0] && data.subarray(start).equals(pattern.subarray(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
   /**
    * Finds the matches in `data` left to right. Returns the output up to the end of the last match
-   * (undefined when nothing matched) and where that is. When `final` is false, matches that start in
-   * the last `keep` bytes are left for the next chunk.
+   * (undefined when nothing matched) and where that is. When `final` is false, a match that the next
+   * chunk could still change (a longer form beginning at the same place, or a bounded form whose
+   * next byte is not there yet) stops the scan: `pending` is where it begins.
    */
-  private scan(data: Buffer, final: boolean): { parts: Buffer[] | undefined; consumed: number } {
+  private scan(data: Buffer, final: boolean): { parts: Buffer[] | undefined; consumed: number; pending?: number } {
     let parts: Buffer[] | undefined;
     let consumed = 0;
     // The next position of each rule's pattern at or after `consumed` (-1: none left).
@@ -146,15 +164,11 @@ export class Scrubber {
       if (best < 0) break;
       const rule = this.rules[best];
       const at = next[best];
-      // Mid-stream, a match this close to the end is left for the next chunk: a longer form may start
-      // at the same place, and a bounded form needs the byte after it.
-      if (!final && at + this.keep >= data.length) break;
       const end = at + rule.from.length;
-      if (rule.bounded) {
-        if (end < data.length && continuesHost(data[end])) {
-          next[best] = data.indexOf(rule.from, at + 1);
-          continue;
-        }
+      if (!final && this.undecided(data, at, best)) return { parts, consumed, pending: at };
+      if (rule.bounded && end < data.length && continuesHost(data[end])) {
+        next[best] = data.indexOf(rule.from, at + 1);
+        continue;
       }
       parts ??= [];
       if (at > consumed) parts.push(data.subarray(consumed, at));
@@ -164,5 +178,18 @@ export class Scrubber {
         if (next[i] >= 0 && next[i] < consumed) next[i] = data.indexOf(this.rules[i].from, consumed);
     }
     return { parts, consumed };
+  }
+
+  /** Whether what follows a match of rule `index` at `at` is still to come and could change it. */
+  private undecided(data: Buffer, at: number, index: number): boolean {
+    const rule = this.rules[index];
+    if (rule.bounded && at + rule.from.length === data.length) return true;
+    const tail = data.subarray(at);
+    // Rules are sorted longest first: a longer one of which what is here is the beginning.
+    for (let i = 0; i < index; i += 1) {
+      const longer = this.rules[i].from;
+      if (longer.length > tail.length && longer.subarray(0, tail.length).equals(tail)) return true;
+    }
+    return false;
   }
 }
