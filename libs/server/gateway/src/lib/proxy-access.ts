@@ -19,6 +19,8 @@ export type Authentication =
       rawPath: string;
       /** The raw query without any `apikey` parameter. */
       query: string;
+      /** The key the caller presented (responses carry it where the upstream wrote its own). */
+      key: string;
     };
 
 /** What may be done: the allowlist's verdict on an authenticated request (the interceptor's half). */
@@ -61,7 +63,7 @@ export class ProxyAccess {
     // never the key), so no further comparison is needed.
     const proxy = (app?.proxies ?? NO_PROXIES).get(digest);
     if (!app?.active || upstreamKey || !proxy?.active) return unauthorized;
-    return { outcome: 'authenticated', proxy, rawPath: target.rawPath, query };
+    return { outcome: 'authenticated', proxy, rawPath: target.rawPath, query, key: key as string };
   }
 
   authorize(proxy: ProxyState, method: string, rawPath: string): Authorization {

@@ -22,6 +22,8 @@ export interface ProxyCall {
   rawPath: string;
   /** The raw query without any `apikey` parameter. */
   query: string;
+  /** The key the caller presented: responses carry it where the upstream wrote its own. Never logged. */
+  key: string;
   /** Set by `AllowlistInterceptor` when the call may go on: the canonical path (what was checked is what is forwarded). */
   path?: string;
   /** The access line's fields, which the forwarding completes (outcome, upstream time). */

@@ -21,7 +21,7 @@ export class ProxyKeyGuard implements CanActivate {
       if (result.slug === '') throw new ProxyRefusal(404, NO_SLUG_DETAIL, fields);
       throw new ProxyRefusal(401, UNAUTHORIZED_DETAIL, fields);
     }
-    setProxyCall(request, { proxy: result.proxy, rawPath: result.rawPath, query: result.query });
+    setProxyCall(request, { proxy: result.proxy, rawPath: result.rawPath, query: result.query, key: result.key });
     return true;
   }
 }

@@ -46,10 +46,10 @@ describe(ProxyKeyGuard.name, () => {
   it('puts the authenticated proxy on the request', () => {
     const req = request();
     const guard = new ProxyKeyGuard(
-      access({ outcome: 'authenticated', proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1' }),
+      access({ outcome: 'authenticated', proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' }),
     );
     expect(guard.canActivate(context(req, undefined))).toBe(true);
-    expect(proxyCallOf(req)).toEqual({ proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1' });
+    expect(proxyCallOf(req)).toEqual({ proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' });
   });
 
   it('refuses with the one 401 body, and 404 when the URL names no app', () => {
@@ -78,7 +78,7 @@ describe(AllowlistInterceptor.name, () => {
       { track: (_req: unknown, _res: unknown, fields: unknown) => tracked.push(fields) ?? 1 } as unknown as AccessLog,
     );
     const req = request('POST');
-    setProxyCall(req, { proxy: PROXY, rawPath: '/api/v3/movie', query: '' });
+    setProxyCall(req, { proxy: PROXY, rawPath: '/api/v3/movie', query: '', key: 'k' });
     return { interceptor, req, recorded, tracked };
   };
   const next = { handle: () => of('forwarded') };

@@ -36,6 +36,7 @@ export class ProxyHandler {
       call.path ?? '/',
       call.query,
       this.protocolOf(request),
+      this.forwarder.scrubberFor(call.proxy, call.key),
       (outcome) => {
         if (!fields) return;
         fields.outcome = outcome;

@@ -8,10 +8,12 @@ import {
   ServerResponse,
 } from 'node:http';
 import { AddressInfo, connect, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { RouteMatcher } from '@arrbiter/server/catalog';
 import type { AppConfig } from '@arrbiter/server/config';
 import { BodyMemory } from './body-memory';
+import { Scrubber } from './scrubber';
 import type { ServiceState } from './proxy-registry';
 import { ForwardOutcome, UpstreamForwarder } from './upstream-forwarder';
 
@@ -109,6 +111,7 @@ interface Forward {
   path?: string;
   query?: string;
   protocol?: string;
+  scrubber?: Scrubber;
 }
 
 /**
@@ -119,8 +122,8 @@ async function front(forwarder: UpstreamForwarder, route: () => Forward) {
   const settled: ForwardOutcome[] = [];
   const waiting: ((outcome: ForwardOutcome) => void)[] = [];
   const server = createServer((req, res) => {
-    const { service, path = '/api/v3/movie', query = '', protocol = 'http' } = route();
-    forwarder.forward(req, res, service, path, query, protocol, (outcome) => {
+    const { service, path = '/api/v3/movie', query = '', protocol = 'http', scrubber } = route();
+    forwarder.forward(req, res, service, path, query, protocol, scrubber, (outcome) => {
       settled.push(outcome);
       waiting.splice(0).forEach((notify) => notify(outcome));
     });
@@ -392,6 +395,101 @@ describe(UpstreamForwarder.name, () => {
         expect({ name, value: answer.headers[name] }).toEqual({ name, value: undefined });
       expect(answer.headers['keep-alive']).not.toBe('timeout=99');
       expect(settled).toEqual([]);
+    });
+  });
+
+  describe('scrubbing', () => {
+    const CALLER_KEY = '0123456789abcdef0123456789abcdef';
+    const PROXY_URL = 'https://arr.example.com/proxy/notifiarr';
+
+    /** A fake Prowlarr whose answers carry its key and address, nested, escaped and encoded. */
+    async function prowlarr(respond: (res: ServerResponse, base: string) => void) {
+      const up = await upstream((_req, res) => respond(res, `${up.origin}/radarr`));
+      const service = serviceAt(up.origin);
+      const scrubber = new Scrubber({
+        upstreamKey: UPSTREAM_KEY,
+        callerKey: CALLER_KEY,
+        origin: service.origin,
+        basePath: service.basePath,
+        proxyUrl: PROXY_URL,
+      });
+      const { port } = await front(make(), () => ({ service, scrubber }));
+      return { up, port };
+    }
+
+    /** As JSON text, with one address written as a JSON encoder that escapes slashes writes it. */
+    const release = (base: string) =>
+      JSON.stringify({
+        downloadUrl: `${base}/12/download?apikey=${UPSTREAM_KEY}&link=x`,
+        nested: { deeper: [{ link: `${base}/api/v1/indexer/12`, encoded: encodeURIComponent(`${base}/x`) }] },
+        escaped: 'ESCAPED',
+      }).replace('"ESCAPED"', `"${`${base}/y`.replaceAll('/', '\\/')}"`);
+
+    it('replaces them in a small body, which keeps an exact Content-Length, and in Location', async () => {
+      const { up, port } = await prowlarr((res, base) => {
+        const body = release(base);
+        res.writeHead(200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(body),
+          Location: `${base}/login`,
+        });
+        res.end(body);
+      });
+      const answer = await send(port);
+      expect(up.received[0].headers['accept-encoding']).toBe('identity');
+      expect(answer.body).not.toContain(UPSTREAM_KEY);
+      expect(answer.body).not.toContain('127.0.0.1');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+      expect(answer.headers['transfer-encoding']).toBeUndefined();
+      expect(answer.headers.location).toBe(`${PROXY_URL}/login`);
+      const parsed = JSON.parse(answer.body);
+      expect(parsed.downloadUrl).toBe(`${PROXY_URL}/12/download?apikey=${CALLER_KEY}&link=x`);
+      expect(parsed.nested.deeper[0].link).toBe(`${PROXY_URL}/api/v1/indexer/12`);
+      expect(decodeURIComponent(parsed.nested.deeper[0].encoded)).toBe(`${PROXY_URL}/x`);
+      expect(parsed.escaped).toBe(`${PROXY_URL}/y`);
+    });
+
+    it('streams a large chunked body through it, matches split across chunks included', async () => {
+      const { port } = await prowlarr((res, base) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const text = `[${Array.from({ length: 2000 }, () => release(base)).join(',')}]`;
+        // Odd-sized writes, so that matches fall across chunk boundaries.
+        for (let i = 0; i < text.length; i += 997) res.write(text.slice(i, i + 997));
+        res.end();
+      });
+      const answer = await send(port);
+      expect(answer.headers['transfer-encoding']).toBe('chunked');
+      expect(answer.body).not.toContain(UPSTREAM_KEY);
+      expect(answer.body).not.toContain('127.0.0.1');
+      const parsed = JSON.parse(answer.body) as { downloadUrl: string }[];
+      expect(parsed).toHaveLength(2000);
+      expect(parsed.every((r) => r.downloadUrl === `${PROXY_URL}/12/download?apikey=${CALLER_KEY}&link=x`)).toBe(true);
+    });
+
+    it('decodes a body that comes gzip-compressed anyway', async () => {
+      const { port } = await prowlarr((res, base) => {
+        const gz = gzipSync(release(base));
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Content-Encoding': 'gzip',
+          'Content-Length': gz.length,
+        });
+        res.end(gz);
+      });
+      const answer = await send(port);
+      expect(answer.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(answer.body).downloadUrl).toBe(`${PROXY_URL}/12/download?apikey=${CALLER_KEY}&link=x`);
+    });
+
+    it('leaves binary bodies as they are', async () => {
+      const image = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from(UPSTREAM_KEY)]);
+      const { port } = await prowlarr((res) => {
+        res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': image.length });
+        res.end(image);
+      });
+      const answer = await send(port);
+      expect(answer.body).toContain(UPSTREAM_KEY);
+      expect(Number(answer.headers['content-length'])).toBe(image.length);
     });
   });
 

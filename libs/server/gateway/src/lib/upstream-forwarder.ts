@@ -1,12 +1,15 @@
 import { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
+import { pipeline, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
 import { createProxyMiddleware, RequestHandler } from 'http-proxy-middleware';
 import { BodyMemory } from './body-memory';
+import { Scrubber } from './scrubber';
 import { writeProblem } from './proxy-problem';
-import type { ServiceState } from './proxy-registry';
+import type { ProxyState, ServiceState } from './proxy-registry';
 
 /**
  * Request headers never copied as they came: those of one hop, the client's credentials (the handler's
@@ -48,7 +51,26 @@ interface Forwarding {
   service: ServiceState;
   timedOut: boolean;
   settle: (outcome: ForwardOutcome) => void;
+  /** Replaces the upstream's key and base URL in the response; undefined: the response passes as it is. */
+  scrubber: Scrubber | undefined;
 }
+
+/** Text bodies, which the scrubber reads: JSON, XML, text, HTML, JavaScript (with their `+json`/`+xml` kinds). */
+const TEXT_TYPE = /^\s*(?:text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|javascript|x-javascript|ecmascript)\b)/i;
+
+/** A body up to this size, declared by `Content-Length`, is scrubbed whole and sent with its exact new length. */
+export const WHOLE_BODY_BYTES = 64 * 1024;
+
+/** Response headers whose values may carry the upstream's key or address. */
+const SCRUBBED_HEADERS = new Set(['location', 'content-location', 'link', 'refresh']);
+
+/** Decoders for what an upstream may still compress although asked for `identity`. */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
 
 const FORWARDING = Symbol('arrbiter.forwarding');
 type ForwardedMessage = IncomingMessage & { [FORWARDING]?: Forwarding };
@@ -64,6 +86,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
   private readonly middlewares = new Map<string, { revision: string; handler: RequestHandler }>();
+  /** A proxy's scrubber, for as long as its state (and its service's) stays the same. */
+  private readonly scrubbers = new WeakMap<ProxyState, { service: ServiceState; key: string; scrubber: Scrubber }>();
   private readonly via: string;
 
   constructor(
@@ -95,15 +119,32 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     path: string,
     query: string,
     protocol: string,
+    scrubber: Scrubber | undefined,
     settled: (outcome: ForwardOutcome) => void,
   ): void {
     let done = false;
-    this.prepare(req, service, path, query, protocol, false, (outcome) => {
+    this.prepare(req, service, path, query, protocol, false, scrubber, (outcome) => {
       if (done) return;
       done = true;
       settled(outcome);
     });
     void this.handlerFor(service)(req, res, () => undefined);
+  }
+
+  /** What replaces the upstream's key and address in the responses of `proxy` to a caller holding `key`. */
+  scrubberFor(proxy: ProxyState, key: string): Scrubber {
+    const known = this.scrubbers.get(proxy);
+    if (known?.service === proxy.service && known.key === key) return known.scrubber;
+    const service = proxy.service;
+    const scrubber = new Scrubber({
+      upstreamKey: service.upstreamKey,
+      callerKey: key,
+      origin: service.origin,
+      basePath: service.basePath,
+      proxyUrl: `${this.config.publicUrl.replace(/\/+$/, '')}/proxy/${proxy.appSlug}`,
+    });
+    this.scrubbers.set(proxy, { service, key, scrubber });
+    return scrubber;
   }
 
   /** Forwards an allowed WebSocket upgrade. */
@@ -116,7 +157,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     query: string,
     protocol: string,
   ): void {
-    this.prepare(req, service, path, query, protocol, true, () => undefined);
+    this.prepare(req, service, path, query, protocol, true, undefined, () => undefined);
     this.handlerFor(service).upgrade(req, socket, head);
   }
 
@@ -128,11 +169,14 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     query: string,
     protocol: string,
     upgrade: boolean,
+    scrubber: Scrubber | undefined,
     settle: Forwarding['settle'],
   ): void {
-    (req as ForwardedMessage)[FORWARDING] = { service, timedOut: false, settle };
+    (req as ForwardedMessage)[FORWARDING] = { service, timedOut: false, settle, scrubber };
     req.url = `${service.basePath}${path}${query ? `?${query}` : ''}`;
     req.headers = this.outgoingHeaders(req, protocol, upgrade);
+    // A body the scrubber reads is asked for uncompressed (one that comes compressed anyway is decoded).
+    if (scrubber) req.headers['accept-encoding'] = 'identity';
   }
 
   private handlerFor(service: ServiceState): RequestHandler {
@@ -146,6 +190,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       changeOrigin: true,
       xfwd: false,
       ws: false,
+      // The response is written by `respond`: hop-by-hop headers dropped, key and address scrubbed.
+      selfHandleResponse: true,
       agent: secure ? this.httpsAgent : this.httpAgent,
       ejectPlugins: true,
       plugins: [
@@ -153,10 +199,9 @@ export class UpstreamForwarder implements OnApplicationShutdown {
           server.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) =>
             this.onProxyReq(proxyReq, req as ForwardedMessage),
           );
-          server.on('proxyRes', (proxyRes: IncomingMessage) => {
-            stripHopByHop(proxyRes.headers);
-            this.bodies.watch(proxyRes);
-          });
+          server.on('proxyRes', (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) =>
+            this.respond(proxyRes, req as ForwardedMessage, res),
+          );
           server.on('error', (error: Error, req?: IncomingMessage, res?: ServerResponse | Socket) => {
             if (req && res) this.onError(error, req as ForwardedMessage, res);
           });
@@ -222,6 +267,52 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     });
   }
 
+  /**
+   * Writes the upstream's response: its status, its headers but those of one hop (as one raw list, which
+   * Node writes without a header object), and its body. With a scrubber, header values that may hold a
+   * URL and text bodies have the upstream's key and base URL replaced: a body of up to 64 KiB with a
+   * declared length is scrubbed whole and keeps an exact `Content-Length`; a longer, undeclared or
+   * compressed one streams through the scrubber, decoded, and is sent chunked. Other bodies stream as
+   * they are.
+   */
+  private respond(proxyRes: IncomingMessage, req: ForwardedMessage, res: ServerResponse): void {
+    this.bodies.watch(proxyRes);
+    const scrubber = req[FORWARDING]?.scrubber;
+    const status = proxyRes.statusCode ?? 502;
+    const headers = responseHeaders(proxyRes, scrubber);
+    const bodyless = req.method === 'HEAD' || status === 204 || status === 304 || status < 200;
+    const type = proxyRes.headers['content-type'];
+    if (!scrubber || bodyless || type === undefined || !TEXT_TYPE.test(type)) {
+      res.writeHead(status, proxyRes.statusMessage, headers.list);
+      proxyRes.pipe(res);
+      return;
+    }
+    const encoding = (proxyRes.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const declared = headers.contentLength;
+    if (encoding === 'identity' && declared !== undefined && declared <= WHOLE_BODY_BYTES) {
+      const chunks: Buffer[] = [];
+      proxyRes.on('data', (chunk: Buffer) => chunks.push(chunk));
+      proxyRes.on('end', () => {
+        const { body, changed } = scrubber.whole(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+        res.writeHead(status, proxyRes.statusMessage, changed ? withLength(headers, body.length) : headers.list);
+        res.end(body);
+      });
+      return;
+    }
+    const decoder = DECODERS[encoding];
+    if (encoding !== 'identity' && !decoder) {
+      // An encoding this proxy cannot read: refused rather than passed on unread.
+      proxyRes.resume();
+      writeProblem(res, 502, `The upstream answered with a content encoding this proxy cannot scrub (${encoding})`);
+      return;
+    }
+    res.writeHead(status, proxyRes.statusMessage, withoutFraming(headers, decoder !== undefined));
+    const stages = decoder ? [proxyRes, decoder(), scrubber.stream(), res] : [proxyRes, scrubber.stream(), res];
+    pipeline(stages, (error) => {
+      if (error && !res.destroyed) res.destroy(error);
+    });
+  }
+
   private onError(error: Error, req: ForwardedMessage, res: ServerResponse | Socket): void {
     const forwarding = req[FORWARDING];
     const timedOut = forwarding?.timedOut ?? false;
@@ -241,16 +332,67 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 }
 
-/** Response headers of one hop; `Connection` itself stays (http-proxy-middleware sets it for the client). */
-const RESPONSE_HOP_BY_HOP = ['keep-alive', 'proxy-connection', 'proxy-authenticate', 'te', 'trailer', 'upgrade'];
+/**
+ * Response headers of one hop, which Node writes for the client itself: `Connection` and
+ * `Transfer-Encoding` (Node frames the body it is given).
+ */
+const RESPONSE_HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+  'transfer-encoding',
+]);
 
-function stripHopByHop(headers: IncomingMessage['headers']): void {
-  const connection = headers.connection;
-  if (connection !== undefined)
-    for (const token of connection.toLowerCase().split(',')) {
-      const name = token.trim();
-      if (name && name !== 'connection' && !FRAMING.has(name)) delete headers[name];
-    }
-  // Only those present: deleting an absent one costs the same lookup and more.
-  for (const name of RESPONSE_HOP_BY_HOP) if (headers[name] !== undefined) delete headers[name];
+interface ResponseHeaders {
+  /** Names and values, one after the other, as `ServerResponse.writeHead` takes them. */
+  list: string[];
+  /** The declared `Content-Length`, when there is exactly one valid one. */
+  contentLength: number | undefined;
+}
+
+/** The upstream's response headers as the client gets them: those of one hop dropped, URLs scrubbed. */
+function responseHeaders(proxyRes: IncomingMessage, scrubber: Scrubber | undefined): ResponseHeaders {
+  const raw = proxyRes.rawHeaders;
+  const connection = proxyRes.headers.connection;
+  // Names listed in `Connection` belong to this hop too (RFC 9110 §7.6.1), but the framing.
+  const listed =
+    connection === undefined
+      ? undefined
+      : connection
+          .toLowerCase()
+          .split(',')
+          .map((token) => token.trim())
+          .filter((name) => name !== '' && !FRAMING.has(name));
+  const list: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    const lower = name.toLowerCase();
+    if (RESPONSE_HOP_BY_HOP.has(lower) || listed?.includes(lower)) continue;
+    list.push(name, scrubber && SCRUBBED_HEADERS.has(lower) ? scrubber.text(raw[i + 1]) : raw[i + 1]);
+  }
+  // Node has checked that a declared length is one valid number (it refuses the response otherwise).
+  const length = proxyRes.headers['content-length'];
+  return { list, contentLength: length === undefined ? undefined : Number(length) };
+}
+
+/** The headers with `Content-Length` set to the scrubbed body's length. */
+function withLength(headers: ResponseHeaders, length: number): string[] {
+  const list = withoutFraming(headers, false);
+  list.push('Content-Length', String(length));
+  return list;
+}
+
+/** The headers without `Content-Length` (the body changes length: Node sends it chunked), and without `Content-Encoding` once decoded. */
+function withoutFraming(headers: ResponseHeaders, decoded: boolean): string[] {
+  const list: string[] = [];
+  for (let i = 0; i < headers.list.length; i += 2) {
+    const lower = headers.list[i].toLowerCase();
+    if (lower === 'content-length' || (decoded && lower === 'content-encoding')) continue;
+    list.push(headers.list[i], headers.list[i + 1]);
+  }
+  return list;
 }
