@@ -55,6 +55,9 @@ const OVERRIDES = {
   // Not in the catalog: an allowlist path is a route of its own.
   '/api/v3/custom/{name}/report': ['get'],
   '/signalr/messages': ['get'],
+  '/api/v3/test/release': ['get'],
+  // Prowlarr's download links, outside its API.
+  '/{id}/download': ['get'],
 };
 
 describe('the /proxy route', () => {
@@ -162,6 +165,32 @@ describe('the /proxy route', () => {
     });
   });
 
+  describe("the upstream's key and address in responses", () => {
+    for (const gzip of [false, true]) {
+      it(`are replaced by the caller's key and the proxy URL${gzip ? ' (gzip-compressed upstream)' : ' (split across chunks)'}`, async () => {
+        const response = await call('GET', `/api/v3/test/release${gzip ? '?gzip=1' : ''}`, {
+          'accept-encoding': 'gzip',
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers['content-encoding']).toBeUndefined();
+        const text = response.text;
+        expect(text).not.toContain(upstream.options.apiKey);
+        expect(text).not.toContain(new URL(upstream.url).host);
+        expect(text).not.toContain(encodeURIComponent(new URL(upstream.url).host));
+        const [release] = JSON.parse(text) as { downloadUrl: string; indexer: { fields: { value: string }[] } }[];
+        expect(release.indexer.fields[0].value).toBe(key);
+        // The rewritten link works through the proxy (its path is granted), with the caller's key.
+        const link = new URL(release.downloadUrl);
+        expect(link.pathname).toBe('/proxy/notifiarr/12/download');
+        expect(link.searchParams.get('apikey')).toBe(key);
+        const followed = await rawRequest(base, 'GET', `${link.pathname}${link.search}`, {});
+        expect(followed.status).toBe(200);
+        expect(followed.json<EchoResponse>()).toMatchObject({ path: '/12/download', query: 'link=abc' });
+        expect(upstream.requests.at(-1)?.headers['x-api-key']).toBe(upstream.options.apiKey);
+      });
+    }
+  });
+
   describe('query strings and forwarding', () => {
     it('keeps repeated and dotted parameters and strips every apikey in any case', async () => {
       const body = await echo(
@@ -184,7 +213,9 @@ describe('the /proxy route', () => {
         // Not from a trusted reverse proxy (TRUST_PROXY is unset): ignored.
         'x-forwarded-proto': 'https',
       });
-      expect(body.headers['x-api-key']).toBe(upstream.options.apiKey);
+      // What the upstream received; its echo of it comes back with its key scrubbed to the caller's.
+      expect(upstream.requests.at(-1)?.headers['x-api-key']).toBe(upstream.options.apiKey);
+      expect(body.headers['x-api-key']).toBe(key);
       expect(body.headers.authorization).toBeUndefined();
       expect(body.headers.cookie).toBeUndefined();
       expect(body.headers['x-hop']).toBeUndefined();

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { fakeOpenApi } from './openapi';
 
 export interface FakeServarrOptions {
@@ -161,6 +162,7 @@ export class FakeServarr {
       if (rest === '/openapi.json' && this.options.openapi)
         return this.json(res, 200, fakeOpenApi(version, this.appName));
       if (rest === '/test/stream') return this.stream(res, Number(query.get('bytes') ?? 0));
+      if (rest === '/test/release') return this.release(res, query.get('gzip') === '1');
       if (rest === '/test/slow') {
         const timer = setTimeout(
           () => this.json(res, 200, { slept: Number(query.get('ms') ?? 0) }),
@@ -196,6 +198,36 @@ export class FakeServarr {
       };
       this.json(res, 200, body);
     });
+  }
+
+  /**
+   * A search result as Prowlarr writes it, with this instance's key and address in nested fields, one
+   * address with JSON-escaped slashes and one percent-encoded; sent in small pieces (matches fall
+   * across chunks), or gzip-compressed (`gzip`) whatever the request accepted.
+   */
+  private release(res: ServerResponse, gzip: boolean): void {
+    const base = this.url;
+    const key = this.options.apiKey;
+    const text = JSON.stringify([
+      {
+        guid: 'release-12',
+        downloadUrl: `${base}/12/download?apikey=${key}&link=abc`,
+        indexer: { fields: [{ name: 'apiKey', value: key }], baseUrl: 'ESCAPED', redirect: encodeURIComponent(base) },
+      },
+    ]).replace('"ESCAPED"', `"${base.replaceAll('/', '\\/')}"`);
+    if (gzip) {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(text));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    let at = 0;
+    const next = (): void => {
+      if (at >= text.length) return void res.end();
+      res.write(text.slice(at, (at += 7)));
+      setImmediate(next);
+    };
+    next();
   }
 
   /** Streams `bytes` bytes in 64 KiB chunks, respecting back-pressure. */
