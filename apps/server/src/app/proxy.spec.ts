@@ -54,7 +54,8 @@ const OVERRIDES = {
   '/api/v3/test/upload': ['post'],
   // Not in the catalog: an allowlist path is a route of its own.
   '/api/v3/custom/{name}/report': ['get'],
-  '/signalr/messages': ['get'],
+  '/signalr/messages': ['get', 'post'],
+  '/signalr/messages/negotiate': ['post'],
   '/api/v3/test/release': ['get'],
   // Prowlarr's download links, outside its API.
   '/{id}/download': ['get'],
@@ -361,6 +362,93 @@ describe('the /proxy route', () => {
       const seen = upstream.requests.at(-1);
       expect(seen?.url).toBe('/radarr/signalr/messages?transport=webSockets');
       expect(seen?.headers['x-api-key']).toBe(upstream.options.apiKey);
+    });
+
+    describe('SignalR, with the key as access_token', () => {
+      const token = () => `access_token=${key}`;
+
+      it('negotiates, and the upstream gets its key as X-Api-Key, not in the query', async () => {
+        const response = await rawRequest(
+          base,
+          'POST',
+          `/proxy/notifiarr/signalr/messages/negotiate?negotiateVersion=1&${token()}`,
+          {},
+        );
+        expect(response.status).toBe(200);
+        expect(response.json()).toMatchObject({ connectionToken: 'token-1' });
+        const seen = upstream.requests.at(-1);
+        expect(seen?.url).toBe('/radarr/signalr/messages/negotiate?negotiateVersion=1');
+        expect(seen?.headers['x-api-key']).toBe(upstream.options.apiKey);
+      });
+
+      it('long-polls and sends', async () => {
+        const poll = await rawRequest(base, 'GET', `/proxy/notifiarr/signalr/messages?id=token-1&${token()}`, {});
+        expect(poll.status).toBe(200);
+        expect(poll.text).toContain('"target":"receiveMessage"');
+        const sent = await rawRequest(
+          base,
+          'POST',
+          `/proxy/notifiarr/signalr/messages?id=token-1&${token()}`,
+          { 'content-type': 'text/plain' },
+          '{"type":6}\x1e',
+        );
+        expect(sent.status).toBe(200);
+        expect(upstream.requests.at(-1)?.url).toBe('/radarr/signalr/messages?id=token-1');
+      });
+
+      it('streams server-sent events as they come, not held back by the scrubber', async () => {
+        const first = await new Promise<string>((resolve, reject) => {
+          const url = new URL(base);
+          const req = httpRequest(
+            {
+              host: url.hostname,
+              port: url.port,
+              path: `/proxy/notifiarr/signalr/messages?id=token-1&${token()}`,
+              headers: { accept: 'text/event-stream' },
+            },
+            (res) => {
+              if (res.statusCode !== 200) reject(new Error(`answered ${res.statusCode}`));
+              // The upstream leaves the stream open: the first event must arrive on its own.
+              res.once('data', (chunk: Buffer) => {
+                resolve(chunk.toString());
+                req.destroy();
+              });
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+        expect(first).toMatch(/^data: \{"type":1,"target":"receiveMessage"/);
+      });
+
+      it('opens a WebSocket', async () => {
+        const echoed = await new Promise<string>((resolve, reject) => {
+          const url = new URL(base);
+          const req = httpRequest({
+            host: url.hostname,
+            port: url.port,
+            path: `/proxy/notifiarr/signalr/messages?id=token-1&${token()}`,
+            headers: {
+              connection: 'Upgrade',
+              upgrade: 'websocket',
+              'sec-websocket-version': '13',
+              'sec-websocket-key': randomBytes(16).toString('base64'),
+            },
+          });
+          req.on('upgrade', (_res, socket) => {
+            socket.once('data', (data: Buffer) => {
+              resolve(data.toString());
+              socket.destroy();
+            });
+            socket.write('{"protocol":"json","version":1}\x1e');
+          });
+          req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+          req.on('error', reject);
+          req.end();
+        });
+        expect(echoed).toBe('{"protocol":"json","version":1}\x1e');
+        expect(upstream.requests.at(-1)?.url).toBe('/radarr/signalr/messages?id=token-1');
+      });
     });
 
     it('refuses a WebSocket upgrade that fails the checks', async () => {

@@ -117,6 +117,8 @@ export class FakeServarr {
 
   private authorised(req: IncomingMessage, query: URLSearchParams): boolean {
     for (const [name, value] of query) if (name.toLowerCase() === 'apikey') return value === this.options.apiKey;
+    // SignalR clients send the key as access_token, which Servarr accepts.
+    for (const [name, value] of query) if (name.toLowerCase() === 'access_token') return value === this.options.apiKey;
     const header = req.headers['x-api-key'];
     if (typeof header === 'string') return header === this.options.apiKey;
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
@@ -140,6 +142,8 @@ export class FakeServarr {
     if (lower === '/api' || lower === '/api/') {
       return this.json(res, 200, { current: this.options.current, deprecated: this.options.deprecated });
     }
+    if (lower === '/signalr/messages' || lower.startsWith('/signalr/messages/'))
+      return this.signalr(req, res, lower, query);
     if (!lower.startsWith('/api/')) return this.echo(req, res, url, path, rawQuery);
     if (!this.authorised(req, query)) {
       res.writeHead(401).end();
@@ -198,6 +202,41 @@ export class FakeServarr {
       };
       this.json(res, 200, body);
     });
+  }
+
+  /**
+   * Servarr's SignalR hub, `/signalr/messages`: negotiate (POST `…/negotiate`), then server-sent events
+   * (GET with `Accept: text/event-stream`: one message at once, the stream left open), long polling
+   * (GET: one message) and sends (POST). WebSockets go through `upgrade`. Every message is a record
+   * separated by `\x1e`, as SignalR's JSON protocol writes it.
+   */
+  private signalr(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): void {
+    if (!this.authorised(req, query)) {
+      res.writeHead(401).end();
+      return;
+    }
+    const message = `${JSON.stringify({ type: 1, target: 'receiveMessage', arguments: [{ name: 'version' }] })}\x1e`;
+    if (path.endsWith('/negotiate') && req.method === 'POST')
+      return this.json(res, 200, {
+        negotiateVersion: 1,
+        connectionId: 'conn-1',
+        connectionToken: 'token-1',
+        availableTransports: ['WebSockets', 'ServerSentEvents', 'LongPolling'].map((transport) => ({
+          transport,
+          transferFormats: ['Text'],
+        })),
+      });
+    if (req.method === 'POST') {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end());
+      return;
+    }
+    if ((req.headers.accept ?? '').includes('text/event-stream')) {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      res.write(`data: ${message}\r\n\r\n`);
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end(message);
   }
 
   /**

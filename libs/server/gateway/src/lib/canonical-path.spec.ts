@@ -61,4 +61,13 @@ describe(takeApiKey.name, () => {
     expect(takeApiKey('a=1')).toEqual({ query: 'a=1', apiKey: undefined });
     expect(takeApiKey('')).toEqual({ query: '' });
   });
+
+  it('takes access_token (SignalR) as the key when there is no apikey, and strips both', () => {
+    expect(takeApiKey('negotiateVersion=1&access_token=t1&Access_Token=t2')).toEqual({
+      query: 'negotiateVersion=1',
+      apiKey: 't1',
+    });
+    expect(takeApiKey('access_token=t&id=7&APIKEY=k')).toEqual({ query: 'id=7', apiKey: 'k' });
+    expect(takeApiKey('%61ccess_token=t')).toEqual({ query: '', apiKey: 't' });
+  });
 });

@@ -83,21 +83,30 @@ function decodeName(name: string): string {
 }
 
 /**
- * Removes every `apikey` query parameter (name in any case, in any encoding) and returns the first
- * one's value; every other parameter is kept byte for byte, in order, repeated and dotted ones included.
+ * Removes every credential query parameter — `apikey`, and `access_token`, which SignalR clients send
+ * (names in any case, in any encoding) — and returns the key: the first `apikey`, else the first
+ * `access_token`. Every other parameter is kept byte for byte, in order, repeated and dotted ones
+ * included.
  */
 export function takeApiKey(rawQuery: string): { query: string; apiKey?: string } {
   if (rawQuery === '') return { query: '' };
   let apiKey: string | undefined;
+  let accessToken: string | undefined;
   const kept: string[] = [];
   for (const pair of rawQuery.split('&')) {
     const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    if (decodeName(name).trim().toLowerCase() === 'apikey') {
+    const name = decodeName(eq < 0 ? pair : pair.slice(0, eq))
+      .trim()
+      .toLowerCase();
+    if (name === 'apikey') {
       apiKey ??= decodeName(eq < 0 ? '' : pair.slice(eq + 1));
+      continue;
+    }
+    if (name === 'access_token') {
+      accessToken ??= decodeName(eq < 0 ? '' : pair.slice(eq + 1));
       continue;
     }
     kept.push(pair);
   }
-  return { query: kept.join('&'), apiKey };
+  return { query: kept.join('&'), apiKey: apiKey ?? accessToken };
 }
