@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@arrbiter/server/config';
-import { mayLearn } from '@arrbiter/server/proxies';
+import { mayLearn } from '@arrbiter/server/permissions';
 import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
 import { keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
 import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
