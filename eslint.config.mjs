@@ -76,6 +76,35 @@ export default [
     },
   },
   {
+    // Entity classes stay inside their domain: another domain reaches the data through the owning
+    // module's exported service. A domain's `@arrbiter/server/<domain>/entities` entry point is for the
+    // DataSource's entity list (`apps/server/src/app/entities.ts`, which migrations are checked
+    // against), for other entity files (relations) and for specs and test helpers.
+    // (Patterns without a root: a project's own eslint.config.mjs, run in its folder, reuses this one.)
+    files: ['**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      '**/src/testing/**',
+      '**/src/lib/entities/*.entity.ts',
+      '**/src/app/entities.ts',
+      '**/db/generate-migration.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@arrbiter/server/*/entities'],
+              message:
+                'Entity classes stay inside their domain: use the owning module’s exported service and its row types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.ts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, globSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const RULE = '@nx/enforce-module-boundaries';
+const RULES = ['@nx/enforce-module-boundaries', 'no-restricted-imports'];
+const ENTITIES_RULE = /Entity classes stay inside their domain/;
 
 interface Probe {
   name: string;
@@ -76,6 +78,42 @@ const PROBES: Probe[] = [
     expected: /tagged with "scope:shared" can only depend on libs tagged with/,
   },
   {
+    name: 'a domain never imports another domain’s entity classes',
+    filePath: 'libs/server/gateway/src/lib/probe.ts',
+    code: "import { ProxyEntity as imported } from '@arrbiter/server/proxies/entities';",
+    expected: ENTITIES_RULE,
+  },
+  {
+    name: 'a domain service never types another domain’s data with its entity class',
+    filePath: 'libs/server/apps/src/lib/probe.ts',
+    code: "import type { TemplateEntity as imported } from '@arrbiter/server/templates/entities';",
+    expected: ENTITIES_RULE,
+  },
+  {
+    name: 'the composition root never imports entity classes outside its entity list',
+    filePath: 'apps/server/src/app/probe.ts',
+    code: "import { AppEntity as imported } from '@arrbiter/server/apps/entities';",
+    expected: ENTITIES_RULE,
+  },
+  {
+    name: 'allows the DataSource’s entity list the entity entry points',
+    filePath: 'apps/server/src/app/entities.ts',
+    code: "import { AppEntity as imported } from '@arrbiter/server/apps/entities';",
+    expected: null,
+  },
+  {
+    name: 'allows an entity file another domain’s entities (relations)',
+    filePath: 'libs/server/warnings/src/lib/entities/probe.entity.ts',
+    code: "import { ProxyEntity as imported } from '@arrbiter/server/proxies/entities';",
+    expected: null,
+  },
+  {
+    name: 'allows specs and test helpers the entity entry points',
+    filePath: 'libs/server/gateway/src/lib/probe.spec.ts',
+    code: "import type { ServiceEntity as imported } from '@arrbiter/server/services/entities';",
+    expected: null,
+  },
+  {
     name: 'allows a feature through another feature’s public index',
     filePath: 'libs/server/gateway/src/lib/probe.ts',
     code: "import { CatalogModule as imported } from '@arrbiter/server/catalog';",
@@ -106,6 +144,38 @@ interface Message {
   message: string;
 }
 
+/** The files a lib's `index.ts` re-exports, followed through relative `export … from` lines. */
+function reexported(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^export [^;]*? from '(\.[^']+)';/gm)) {
+    const target = [`${specifier}.ts`, join(specifier, 'index.ts')]
+      .map((candidate) => join(dirname(file), candidate))
+      .find((candidate) => existsSync(candidate));
+    if (target) reexported(target, seen);
+  }
+  return seen;
+}
+
+describe('entity entry points', () => {
+  const indexes = globSync('libs/server/*/src/index.ts', { cwd: ROOT }).map((file) => join(ROOT, file));
+
+  it.each(indexes.map((file) => [relative(ROOT, file)]))('%s exports no entity class', (index) => {
+    const entityFiles = [...reexported(join(ROOT, index))].filter((file) =>
+      /@Entity\(/.test(readFileSync(file, 'utf8')),
+    );
+    expect(entityFiles.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('finds the entities through the separate entry points', () => {
+    const entryPoints = globSync('libs/server/*/src/entities.ts', { cwd: ROOT });
+    const entityFiles = entryPoints.flatMap((file) =>
+      [...reexported(join(ROOT, file))].filter((f) => /@Entity\(/.test(readFileSync(f, 'utf8'))),
+    );
+    expect(entityFiles.length).toBeGreaterThanOrEqual(11);
+  });
+});
+
 describe('module boundaries (eslint.config.mjs)', () => {
   let results: Message[][];
 
@@ -127,8 +197,8 @@ describe('module boundaries (eslint.config.mjs)', () => {
   it.each(PROBES.map((probe, index) => [probe.name, index] as const))('%s', (_name, index) => {
     const { expected } = PROBES[index];
     const messages = results[index];
-    // Nothing but the boundary rule may speak (a parse error would hide it).
-    expect(messages.filter((m) => m.ruleId !== RULE)).toEqual([]);
+    // Nothing but the boundary rules may speak (a parse error would hide them).
+    expect(messages.filter((m) => !RULES.includes(m.ruleId ?? ''))).toEqual([]);
     if (expected) expect(messages.map((m) => m.message)).toEqual([expect.stringMatching(expected)]);
     else expect(messages).toEqual([]);
   });

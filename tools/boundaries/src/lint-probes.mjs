@@ -1,12 +1,12 @@
 // Lints probe snippets as files at given paths (which need not exist) with the workspace's own ESLint
-// configuration, the module-boundary rule only. Reads [{filePath, code}] as JSON on stdin and writes,
+// configuration, the module-boundary rules only (Nx's and the entity entry points' `no-restricted-imports`). Reads [{filePath, code}] as JSON on stdin and writes,
 // for each, the messages of every rule that reported, as JSON on stdout. Run by boundaries.spec.ts in
 // a process of its own: ESLint loads eslint.config.mjs with a dynamic import, which jest's sandbox
 // refuses.
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 
-const RULE = '@nx/enforce-module-boundaries';
+const RULES = new Set(['@nx/enforce-module-boundaries', 'no-restricted-imports']);
 const root = process.cwd();
 const probes = JSON.parse(
   await new Promise((resolve) => {
@@ -17,8 +17,8 @@ const probes = JSON.parse(
 );
 const eslint = new ESLint({
   cwd: root,
-  // Only the boundary rule: the typed rules would need every probe file in a TypeScript project.
-  ruleFilter: ({ ruleId }) => ruleId === RULE,
+  // Only the boundary rules: the typed rules would need every probe file in a TypeScript project.
+  ruleFilter: ({ ruleId }) => RULES.has(ruleId),
   overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parserOptions: { projectService: false } } }],
 });
 const results = [];

@@ -1,12 +1,12 @@
-import { AppEntity } from '@arrbiter/server/apps';
-import { AUTH_ENTITIES } from '@arrbiter/server/auth';
-import { OpenApiDocumentEntity } from '@arrbiter/server/catalog';
-import { ProxyEntity } from '@arrbiter/server/proxies';
-import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history';
-import { ServiceEntity } from '@arrbiter/server/services';
-import { SettingEntity } from '@arrbiter/server/template-sync';
-import { TemplateEntity } from '@arrbiter/server/templates';
-import { AccessWarningEntity } from '@arrbiter/server/warnings';
+import { AppEntity } from '@arrbiter/server/apps/entities';
+import { AUTH_ENTITIES } from '@arrbiter/server/auth/entities';
+import { OpenApiDocumentEntity } from '@arrbiter/server/catalog/entities';
+import { ProxyEntity } from '@arrbiter/server/proxies/entities';
+import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history/entities';
+import { ServiceEntity } from '@arrbiter/server/services/entities';
+import { SettingEntity } from '@arrbiter/server/template-sync/entities';
+import { TemplateEntity } from '@arrbiter/server/templates/entities';
+import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
 
 /** Every entity of every domain: what the DataSource maps and what migrations must match. */
 export const ENTITIES = [

@@ -5,7 +5,6 @@ export * from './lib/route-matcher';
 export * from './lib/route-path';
 export * from './lib/catalog.module';
 export * from './lib/catalog.service';
-export * from './lib/entities/openapi-document.entity';
 // The allowlist rules moved to the lib the dashboard shares; re-exported for the server's existing imports.
 export type { AllowlistMap } from '@arrbiter/contracts';
 export {

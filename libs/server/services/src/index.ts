@@ -1,5 +1,4 @@
 export * from './lib/base-url';
-export * from './lib/entities/service.entity';
 export * from './lib/servarr-client';
 export * from './lib/service-users';
 export * from './lib/services.module';

@@ -1,4 +1,3 @@
-export * from './lib/entities/setting.entity';
 export * from './lib/repository-fetch';
 export * from './lib/repository-settings.service';
 export * from './lib/template-sync.module';

@@ -1,4 +1,3 @@
-export * from './lib/entities/template.entity';
 export * from './lib/template-app-counts';
 export * from './lib/template-files';
 export * from './lib/templates.module';

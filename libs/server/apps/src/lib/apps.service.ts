@@ -13,6 +13,9 @@ import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
 import { containsPattern, decodeAppCursor, encodeAppCursor, ListAppsDto, NO_TEMPLATE } from './dto/list-apps.dto';
 import { AppEntity } from './entities/app.entity';
 
+/** An app as the other domains read it (the entity class stays inside this lib). */
+export type AppRow = Omit<AppEntity, 'template'>;
+
 /** What the proxy route's in-memory state needs of an app. */
 export type AppHotPathRow = Pick<AppEntity, 'id' | 'slug' | 'active' | 'templateId'>;
 
@@ -150,7 +153,7 @@ export class AppsService {
   }
 
   /** The app (read in the caller's transaction, if any), or 404. */
-  async find(id: string): Promise<AppEntity> {
+  async find(id: string): Promise<AppRow> {
     const app = await this.apps.findOneBy({ id });
     if (!app) throw new NotFoundException('No such app');
     return app;
@@ -165,7 +168,7 @@ export class AppsService {
   }
 
   /** The apps that use any of these templates (in the caller's transaction, if any): one query. */
-  async ofTemplates(templateIds: readonly string[]): Promise<AppEntity[]> {
+  async ofTemplates(templateIds: readonly string[]): Promise<AppRow[]> {
     if (templateIds.length === 0) return [];
     return this.apps.findBy({ templateId: In([...new Set(templateIds)]) });
   }

@@ -4,8 +4,10 @@ import type { AllowlistMap, CatalogRoute, CatalogService } from '@arrbiter/serve
 import { AppConfig } from '@arrbiter/server/config';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
-import type { ProxiesService, ProxyEntity } from '@arrbiter/server/proxies';
-import { SERVICE_KEY_PURPOSE, ServiceEntity, ServicesService } from '@arrbiter/server/services';
+import type { ProxiesService } from '@arrbiter/server/proxies';
+import type { ProxyEntity } from '@arrbiter/server/proxies/entities';
+import { SERVICE_KEY_PURPOSE, ServicesService } from '@arrbiter/server/services';
+import type { ServiceEntity } from '@arrbiter/server/services/entities';
 import type { TemplatesService } from '@arrbiter/server/templates';
 import { ProxyRegistry } from './proxy-registry';
 

@@ -10,7 +10,7 @@ import {
 } from '@arrbiter/server/catalog';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { Change, ChangeBus } from '@arrbiter/server/database';
-import { ProxiesService, type ProxyEntity } from '@arrbiter/server/proxies';
+import { ProxiesService, type ProxyHotPathRow as ProxyEntity } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
 

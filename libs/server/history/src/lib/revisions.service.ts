@@ -18,7 +18,10 @@ export interface RevisionRecord {
   restoredFrom?: string | null;
 }
 
-export function toRevisionDto(revision: RevisionEntity): RevisionDto {
+/** A stored revision as the other domains read it (the entity class stays inside this lib). */
+export type RevisionRow = Omit<RevisionEntity, 'proxy'>;
+
+export function toRevisionDto(revision: RevisionRow): RevisionDto {
   return {
     id: revision.id,
     proxyId: revision.proxyId,
@@ -49,7 +52,7 @@ export class RevisionsService {
     return this.txHost.tx.withRepository(this.revisions);
   }
 
-  async record(record: RevisionRecord): Promise<RevisionEntity> {
+  async record(record: RevisionRecord): Promise<RevisionRow> {
     const repository = this.repository;
     return repository.save(
       repository.create({
@@ -71,7 +74,7 @@ export class RevisionsService {
   }
 
   /** One revision of one proxy, or 404. */
-  async find(proxyId: string, revisionId: string): Promise<RevisionEntity> {
+  async find(proxyId: string, revisionId: string): Promise<RevisionRow> {
     const revision = await this.repository.findOneBy({ id: revisionId, proxyId });
     if (!revision) throw new NotFoundException('No such revision of this proxy');
     return revision;

@@ -15,21 +15,14 @@ import type {
   RevisionKind,
   RotateKeyResponse,
 } from '@arrbiter/contracts';
-import { AppEntity, AppsService } from '@arrbiter/server/apps';
+import { AppRow, AppsService } from '@arrbiter/server/apps';
 import { CatalogService } from '@arrbiter/server/catalog';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
-import {
-  ChangesService,
-  RevisionEntity,
-  RevisionsService,
-  SYSTEM_ACTOR,
-  toRevisionDto,
-} from '@arrbiter/server/history';
+import { ChangesService, RevisionRow, RevisionsService, SYSTEM_ACTOR, toRevisionDto } from '@arrbiter/server/history';
 import { isUniqueViolation, PageQueryDto } from '@arrbiter/server/http';
-import type { ServiceEntity } from '@arrbiter/server/services';
-import { ServicesService } from '@arrbiter/server/services';
+import { ServiceRow, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
 import { In, LessThanOrEqual, Repository } from 'typeorm';
 import { CreateProxyDto, ProxyConfigDto } from './dto/proxy.dto';
@@ -49,6 +42,15 @@ import {
 /** The purpose a proxy key is encrypted for (bound into the ciphertext). */
 export const PROXY_KEY_PURPOSE = 'proxy-key';
 
+/** A proxy as the other domains read it (the entity class stays inside this lib). */
+export type ProxyRow = Omit<ProxyEntity, 'app' | 'service'>;
+
+/** What the proxy route's in-memory state needs of a proxy (no key ciphertext, no timestamps). */
+export type ProxyHotPathRow = Pick<
+  ProxyEntity,
+  'id' | 'appId' | 'serviceId' | 'active' | 'keyDigest' | 'overrides' | 'learningUntil'
+>;
+
 export function toProxyDto(proxy: ProxyEntity): ProxyDto {
   return {
     id: proxy.id,
@@ -64,8 +66,8 @@ export function toProxyDto(proxy: ProxyEntity): ProxyDto {
 /** A proxy with what its allowlist is computed from (read in the caller's transaction, when there is one). */
 export interface ProxyContext {
   proxy: ProxyEntity;
-  app: AppEntity;
-  service: ServiceEntity;
+  app: AppRow;
+  service: ServiceRow;
   /** The app's template block for the service's type ({} without a template). */
   template: AllowlistMap;
 }
@@ -371,7 +373,7 @@ export class ProxiesService {
    * What the proxy route's in-memory state needs of proxies (no key ciphertexts, no timestamps): every
    * proxy, one app's, or one proxy, in one query.
    */
-  hotPathRows(where: { id?: string; appId?: string } = {}): Promise<ProxyEntity[]> {
+  hotPathRows(where: { id?: string; appId?: string } = {}): Promise<ProxyHotPathRow[]> {
     return this.proxies.find({
       select: {
         id: true,
@@ -387,7 +389,7 @@ export class ProxiesService {
   }
 
   /** The proxies of these apps, oldest first: one query. */
-  async ofApps(appIds: readonly string[]): Promise<ProxyEntity[]> {
+  async ofApps(appIds: readonly string[]): Promise<ProxyRow[]> {
     if (appIds.length === 0) return [];
     return this.proxies.find({ where: { appId: In([...new Set(appIds)]) }, order: { createdAt: 'ASC' } });
   }
@@ -422,7 +424,7 @@ export class ProxiesService {
   }
 
   /** The app, read in the current transaction (`AppsService` joins the `TransactionHost` one). */
-  private findApp(id: string): Promise<AppEntity> {
+  private findApp(id: string): Promise<AppRow> {
     return this.apps.find(id);
   }
 
@@ -431,7 +433,7 @@ export class ProxiesService {
    * revision with the added and removed effective grants, and in recent changes, in one transaction;
    * the in-memory state is updated before this returns.
    */
-  async revise(id: string, change: Revise): Promise<{ context: ProxyContext; revision: RevisionEntity }> {
+  async revise(id: string, change: Revise): Promise<{ context: ProxyContext; revision: RevisionRow }> {
     const result = await this.txHost.withTransaction(async () => {
       const context = await this.context(id, true);
       const { proxy, template } = context;
@@ -483,7 +485,7 @@ export class ProxiesService {
     return allowlistOf(template, proxy.overrides);
   }
 
-  private connection(proxy: ProxyEntity, app: AppEntity, key: string): ProxyConnectionDto {
+  private connection(proxy: ProxyEntity, app: AppRow, key: string): ProxyConnectionDto {
     return { ...toProxyDto(proxy), key, proxyUrl: `${this.config.publicUrl}/proxy/${app.slug}` };
   }
 }

@@ -16,6 +16,9 @@ import { ServiceEntity } from './entities/service.entity';
 import { Discovery, MAX_OPENAPI_BYTES, ServarrClient } from './servarr-client';
 import { ServiceUsers } from './service-users';
 
+/** A service as the other domains read it (the entity class stays inside this lib). */
+export type ServiceRow = Pick<ServiceEntity, keyof ServiceEntity>;
+
 /** The purpose an upstream key is encrypted for (bound into the ciphertext). */
 export const SERVICE_KEY_PURPOSE = 'service-api-key';
 
@@ -53,12 +56,12 @@ export class ServicesService {
   }
 
   /** Every service (for the proxy's in-memory state): one query. */
-  all(): Promise<ServiceEntity[]> {
+  all(): Promise<ServiceRow[]> {
     return this.services.find();
   }
 
   /** The services with these ids, by id (unknown ids are left out): one query. */
-  async byIds(ids: readonly string[]): Promise<Map<string, ServiceEntity>> {
+  async byIds(ids: readonly string[]): Promise<Map<string, ServiceRow>> {
     if (ids.length === 0) return new Map();
     const rows = await this.services.findBy({ id: In([...new Set(ids)]) });
     return new Map(rows.map((row) => [row.id, row]));
@@ -179,7 +182,7 @@ export class ServicesService {
   }
 
   /** The service, or 404. */
-  async find(id: string): Promise<ServiceEntity> {
+  async find(id: string): Promise<ServiceRow> {
     const service = await this.services.findOneBy({ id });
     if (!service) throw new NotFoundException('No such service');
     return service;

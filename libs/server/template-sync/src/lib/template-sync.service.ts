@@ -20,7 +20,7 @@ import {
   normaliseAllowlist,
   SERVICE_TYPES,
   TEMPLATE_NAME,
-  TemplateEntity,
+  TemplateRow,
   TemplatesService,
   toTemplateDto,
 } from '@arrbiter/server/templates';
@@ -63,8 +63,8 @@ interface Plan {
   report: TemplateSyncReport;
   /** Repository templates to create or update, with their new blocks. */
   upserts: Map<string, Blocks>;
-  markRemoved: TemplateEntity[];
-  deletions: TemplateEntity[];
+  markRemoved: TemplateRow[];
+  deletions: TemplateRow[];
   /** One `template-sync` revision per proxy whose effective allowlist changes. */
   revisions: RevisionRecord[];
 }
@@ -308,7 +308,7 @@ export class TemplateSyncService {
         for (const [path, methods] of Object.entries(effective)) block[path] = [...(block[path] ?? []), ...methods];
         blocks[service.type] = normaliseAllowlist(block);
       }
-      let saved: TemplateEntity;
+      let saved: TemplateRow;
       try {
         saved = await this.templates.createLocal(name, blocks);
       } catch (error) {

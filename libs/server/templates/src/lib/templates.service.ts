@@ -10,6 +10,9 @@ import { TemplateEntity } from './entities/template.entity';
 import { TemplateAppCounts } from './template-app-counts';
 import type { TemplateSet } from './template-files';
 
+/** A template as the other domains read it (the entity class stays inside this lib). */
+export type TemplateRow = Pick<TemplateEntity, keyof TemplateEntity>;
+
 export function toTemplateDto(template: TemplateEntity, appCount: number): TemplateDto {
   return {
     id: template.id,
@@ -55,14 +58,14 @@ export class TemplatesService {
   }
 
   /** The template, or 404. */
-  async find(id: string): Promise<TemplateEntity> {
+  async find(id: string): Promise<TemplateRow> {
     const template = await this.templates.findOneBy({ id });
     if (!template) throw new NotFoundException('No such template');
     return template;
   }
 
   /** Every stored template, by name (for a sync's plan), in the caller's transaction. */
-  stored(): Promise<TemplateEntity[]> {
+  stored(): Promise<TemplateRow[]> {
     return this.templates.find({ order: { name: 'ASC' } });
   }
 
@@ -77,7 +80,7 @@ export class TemplatesService {
   }
 
   /** Stores a local template (which syncs never overwrite), in the caller's transaction. */
-  createLocal(name: string, blocks: Record<string, AllowlistMap>): Promise<TemplateEntity> {
+  createLocal(name: string, blocks: Record<string, AllowlistMap>): Promise<TemplateRow> {
     const templates = this.templates;
     return templates.save(templates.create({ name, source: 'local', removed: false, blocks }));
   }
@@ -115,7 +118,7 @@ export class TemplatesService {
    * marked removed) in the caller's transaction; local templates of the same name are left alone.
    * Callers publish the `templates` change after their transaction commits.
    */
-  async upsertRepositoryTemplates(set: TemplateSet): Promise<TemplateEntity[]> {
+  async upsertRepositoryTemplates(set: TemplateSet): Promise<TemplateRow[]> {
     const repository = this.templates;
     const existing = new Map(
       (await repository.findBy({ name: In([...set.keys()]) })).map((template) => [template.name, template]),

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { TemplateEntity } from '@arrbiter/server/templates';
+import { TemplateEntity } from '@arrbiter/server/templates/entities';
 
 /** A client integration (Notifiarr, Overseerr, a script…): its proxies carry its keys. */
 @Entity('app')

@@ -9,8 +9,8 @@ import {
   Unique,
   UpdateDateColumn,
 } from 'typeorm';
-import { AppEntity } from '@arrbiter/server/apps';
-import { ServiceEntity } from '@arrbiter/server/services';
+import { AppEntity } from '@arrbiter/server/apps/entities';
+import { ServiceEntity } from '@arrbiter/server/services/entities';
 
 /** An app's access to one service: its own key and allowlist. */
 @Entity('proxy')

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { WarningStatus } from '@arrbiter/contracts';
-import { ProxyEntity } from '@arrbiter/server/proxies';
+import { ProxyEntity } from '@arrbiter/server/proxies/entities';
 
 /** Refused requests of one proxy, aggregated per (method, resolved route or canonical path). */
 @Entity('access_warning')
