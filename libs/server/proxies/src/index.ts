@@ -2,3 +2,4 @@ export * from './lib/endpoints';
 export * from './lib/learning-deadlines';
 export * from './lib/proxies.module';
 export * from './lib/proxies.service';
+export * from './lib/proxy-allowlist.service';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
-import { ProxiesService } from './proxies.service';
+import { ProxyLearningService } from './proxy-learning.service';
 
 /** The longest the timer sleeps before looking again (a deadline set by another replica is found then). */
 export const LEARNING_RECHECK_MS = 10 * 60_000;
@@ -20,7 +20,7 @@ export class LearningDeadlines implements OnApplicationBootstrap, OnApplicationS
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly proxies: ProxiesService,
+    private readonly learning: ProxyLearningService,
     private readonly clock: Clock,
     changes: ChangeBus,
   ) {
@@ -40,8 +40,8 @@ export class LearningDeadlines implements OnApplicationBootstrap, OnApplicationS
 
   /** Ends what is due, then sleeps until the next deadline; never throws. */
   check(): Promise<void> {
-    this.running ??= this.proxies
-      .endExpiredLearning()
+    this.running ??= this.learning
+      .endExpired()
       .then(
         (ended) => {
           if (ended.length > 0) this.logger.log(`Learning mode ended for ${ended.length} proxies`);
@@ -59,7 +59,7 @@ export class LearningDeadlines implements OnApplicationBootstrap, OnApplicationS
     if (this.stopped) return;
     let next: Date | null;
     try {
-      next = await this.proxies.nextLearningDeadline();
+      next = await this.learning.nextDeadline();
     } catch (error) {
       this.logger.warn(`Could not read learning deadlines: ${(error as Error).message}`);
       next = null;

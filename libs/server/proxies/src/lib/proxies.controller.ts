@@ -28,10 +28,18 @@ import { PageQueryDto } from '@arrbiter/server/http';
 import { CreateProxyDto, EndpointsQueryDto, ProxyConfigDto, StartLearningDto, UpdateProxyDto } from './dto/proxy.dto';
 import { RawOverridesCheck } from './dto/raw-overrides.interceptor';
 import { ProxiesService } from './proxies.service';
+import { ProxyAllowlistService } from './proxy-allowlist.service';
+import { ProxyLearningService } from './proxy-learning.service';
+import { ProxyRevisionsService } from './proxy-revisions.service';
 
 @Controller('api/admin/v1')
 export class ProxiesController {
-  constructor(private readonly proxies: ProxiesService) {}
+  constructor(
+    private readonly proxies: ProxiesService,
+    private readonly allowlists: ProxyAllowlistService,
+    private readonly history: ProxyRevisionsService,
+    private readonly learning: ProxyLearningService,
+  ) {}
 
   @Get('apps/:appId/proxies')
   list(@Param('appId', ParseUUIDPipe) appId: string): Promise<ProxyDto[]> {
@@ -80,22 +88,22 @@ export class ProxiesController {
     @Body() dto: ProxyConfigDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<AllowlistResponse> {
-    return this.proxies.saveConfig(id, dto, admin.username);
+    return this.allowlists.saveConfig(id, dto, admin.username);
   }
 
   @Get('proxies/:id/allowlist')
   allowlist(@Param('id', ParseUUIDPipe) id: string): Promise<AllowlistResponse> {
-    return this.proxies.allowlist(id);
+    return this.allowlists.allowlist(id);
   }
 
   @Get('proxies/:id/endpoints')
   endpoints(@Param('id', ParseUUIDPipe) id: string, @Query() query: EndpointsQueryDto): Promise<EndpointsResponse> {
-    return this.proxies.endpoints(id, query);
+    return this.allowlists.endpoints(id, query);
   }
 
   @Get('proxies/:id/revisions')
   revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto): Promise<Page<RevisionDto>> {
-    return this.proxies.listRevisions(id, query);
+    return this.history.list(id, query);
   }
 
   @Get('proxies/:id/revisions/:revisionId/diff')
@@ -103,7 +111,7 @@ export class ProxiesController {
     @Param('id', ParseUUIDPipe) id: string,
     @Param('revisionId', ParseUUIDPipe) revisionId: string,
   ): Promise<RevisionDiffResponse> {
-    return this.proxies.revisionDiff(id, revisionId);
+    return this.history.diff(id, revisionId);
   }
 
   @Post('proxies/:id/revisions/:revisionId/restore')
@@ -113,7 +121,7 @@ export class ProxiesController {
     @Param('revisionId', ParseUUIDPipe) revisionId: string,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<RevisionDto> {
-    return this.proxies.restore(id, revisionId, admin.username);
+    return this.history.restore(id, revisionId, admin.username);
   }
 
   @Post('proxies/:id/learning')
@@ -123,11 +131,11 @@ export class ProxiesController {
     @Body() dto: StartLearningDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<ProxyDto> {
-    return this.proxies.startLearning(id, new Date(dto.until), admin.username);
+    return this.learning.start(id, new Date(dto.until), admin.username);
   }
 
   @Delete('proxies/:id/learning')
   stopLearning(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDto> {
-    return this.proxies.stopLearning(id, admin.username);
+    return this.learning.stop(id, admin.username);
   }
 }

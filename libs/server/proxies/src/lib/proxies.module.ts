@@ -9,6 +9,10 @@ import { ProxyEntity } from './entities/proxy.entity';
 import { LearningDeadlines } from './learning-deadlines';
 import { ProxiesController } from './proxies.controller';
 import { ProxiesService } from './proxies.service';
+import { ProxyAllowlistService } from './proxy-allowlist.service';
+import { ProxyLearningService } from './proxy-learning.service';
+import { ProxyRevisionsService } from './proxy-revisions.service';
+import { ProxyStore } from './proxy-store';
 import { ServiceUsersModule } from './service-users.provider';
 
 @Module({
@@ -22,7 +26,14 @@ import { ServiceUsersModule } from './service-users.provider';
     TypeOrmModule.forFeature([ProxyEntity]),
   ],
   controllers: [ProxiesController],
-  providers: [ProxiesService, LearningDeadlines],
-  exports: [ProxiesService, LearningDeadlines],
+  providers: [
+    ProxyStore,
+    ProxiesService,
+    ProxyAllowlistService,
+    ProxyRevisionsService,
+    ProxyLearningService,
+    LearningDeadlines,
+  ],
+  exports: [ProxiesService, ProxyAllowlistService, LearningDeadlines],
 })
 export class ProxiesModule {}

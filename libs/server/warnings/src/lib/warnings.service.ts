@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Grant, LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
 import { ChangesService } from '@arrbiter/server/history';
 import { keysetPage } from '@arrbiter/server/http';
-import { ProxiesService } from '@arrbiter/server/proxies';
+import { ProxiesService, ProxyAllowlistService } from '@arrbiter/server/proxies';
 import { In, Repository } from 'typeorm';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { AccessWarningEntity } from './entities/access-warning.entity';
@@ -31,6 +31,7 @@ export class WarningsService {
     @InjectRepository(AccessWarningEntity) private readonly warningRepository: Repository<AccessWarningEntity>,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly proxies: ProxiesService,
+    private readonly allowlists: ProxyAllowlistService,
     private readonly audit: ChangesService,
   ) {}
 
@@ -56,7 +57,7 @@ export class WarningsService {
   async grant(id: string, actor: string): Promise<WarningGrantResponse> {
     const warning = await this.find(id);
     if (warning.status === 'granted') throw new ConflictException('This warning has already been granted');
-    const revision = await this.proxies.grant(warning.proxyId, [grantOf(warning)], actor, async () => {
+    const revision = await this.allowlists.grant(warning.proxyId, [grantOf(warning)], actor, async () => {
       await this.warnings.update({ id }, { status: 'granted' });
     });
     return { warning: toWarningDto({ ...warning, status: 'granted' }), revision };
@@ -85,7 +86,7 @@ export class WarningsService {
     const learned = await this.warnings.find({ where: { proxyId, status: 'learned' }, order: { lastSeen: 'ASC' } });
     if (learned.length === 0) return { revision: null, granted: [] };
     const grants = learned.map(grantOf);
-    const revision = await this.proxies.grant(proxyId, grants, actor, async () => {
+    const revision = await this.allowlists.grant(proxyId, grants, actor, async () => {
       await this.warnings.update({ id: In(learned.map((w) => w.id)) }, { status: 'granted' });
     });
     return { revision, granted: grants };

@@ -1,0 +1,95 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { BadRequestException, Injectable } from '@nestjs/common';
+import type { ProxyDto } from '@arrbiter/contracts';
+import { Clock } from '@arrbiter/server/config';
+import { ChangeBus } from '@arrbiter/server/database';
+import { SYSTEM_ACTOR } from '@arrbiter/server/history';
+import { learningDeadlineProblem } from '@arrbiter/server/permissions';
+import { LessThanOrEqual } from 'typeorm';
+import { toProxyDto } from './proxies.service';
+import { ProxyContext, ProxyStore } from './proxy-store';
+
+/**
+ * Learning mode: until its deadline a proxy forwards what its allowlist refuses (under `/api` and
+ * `/feed`, never a sensitive endpoint) and records it as a `learned` warning. Starting, stopping and
+ * ending it are recent changes, not revisions: the allowlist does not change.
+ */
+@Injectable()
+export class ProxyLearningService {
+  constructor(
+    private readonly store: ProxyStore,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly clock: Clock,
+    private readonly changes: ChangeBus,
+  ) {}
+
+  /** Puts a proxy in learning mode until `until` (in the future, at most 7 days ahead). */
+  async start(id: string, until: Date, actor: string): Promise<ProxyDto> {
+    const problem = learningDeadlineProblem(until, this.clock.now());
+    if (problem) throw new BadRequestException([problem]);
+    return this.write(id, async (context) => {
+      context.proxy.learningUntil = until;
+      await this.store.repository.save(context.proxy);
+      await this.store.record(
+        actor,
+        'proxy.learning-started',
+        context,
+        `Learning mode until ${until.toISOString()}: refused requests are forwarded and recorded as learned warnings`,
+      );
+    });
+  }
+
+  async stop(id: string, actor: string): Promise<ProxyDto> {
+    return this.write(id, async (context) => {
+      if (context.proxy.learningUntil === null) return;
+      context.proxy.learningUntil = null;
+      await this.store.repository.save(context.proxy);
+      await this.store.record(actor, 'proxy.learning-stopped', context, 'Learning mode stopped');
+    });
+  }
+
+  /** The earliest learning deadline of any proxy, or null when none is learning. */
+  async nextDeadline(): Promise<Date | null> {
+    const row = await this.store.repository
+      .createQueryBuilder('p')
+      .select('min(p.learning_until)', 'next')
+      .getRawOne<{ next: Date | string | null }>();
+    return row?.next ? new Date(row.next) : null;
+  }
+
+  /** Ends learning mode on every proxy whose deadline has passed; each end is a recent change. */
+  async endExpired(): Promise<string[]> {
+    const ended = await this.txHost.withTransaction(async () => {
+      const due = await this.store.repository.find({
+        where: { learningUntil: LessThanOrEqual(this.clock.date()) },
+        lock: { mode: 'pessimistic_write' },
+      });
+      for (const proxy of due) {
+        const deadline = proxy.learningUntil?.toISOString() ?? '';
+        proxy.learningUntil = null;
+        await this.store.repository.save(proxy);
+        await this.store.record(
+          SYSTEM_ACTOR,
+          'proxy.learning-ended',
+          { proxy, ...(await this.store.around(proxy)) },
+          `Learning mode ended at its deadline (${deadline})`,
+        );
+      }
+      return due.map((proxy) => proxy.id);
+    });
+    for (const id of ended) await this.changes.publish('proxies', id);
+    return ended;
+  }
+
+  /** A learning-mode write under the proxy's row lock; the in-memory state is updated before this returns. */
+  private async write(id: string, change: (context: ProxyContext) => Promise<void>): Promise<ProxyDto> {
+    const proxy = await this.txHost.withTransaction(async () => {
+      const context = await this.store.context(id, true);
+      await change(context);
+      return context.proxy;
+    });
+    await this.changes.publish('proxies', id);
+    return toProxyDto(proxy);
+  }
+}

@@ -1,0 +1,132 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Injectable } from '@nestjs/common';
+import type { Page, RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
+import { ChangeBus } from '@arrbiter/server/database';
+import { RevisionRow, RevisionsService, toRevisionDto } from '@arrbiter/server/history';
+import { PageQueryDto } from '@arrbiter/server/http';
+import { describeSummary, effectiveAllowlist, restoreDiff, summarize } from '@arrbiter/server/permissions';
+import { ProxyContext, ProxyStore } from './proxy-store';
+
+/** One change of a proxy's overrides or active state, recorded as a revision. */
+export interface Revise {
+  kind: RevisionKind;
+  actor: string;
+  /** Audit action, e.g. `proxy.config-saved`. */
+  action: string;
+  /** Sets the new overrides and active state on `context.proxy`; restores return the restored revision's id. */
+  apply: (context: ProxyContext) => Promise<{ restoredFrom: string }> | void;
+  /** More writes in the same transaction (a warning's status), through the writer's own service. */
+  alongside?: () => Promise<void>;
+}
+
+/**
+ * Revisions of a proxy: every change of its overrides or active state is one, written with the change
+ * in one `TransactionHost` transaction; listing, comparing and restoring them.
+ */
+@Injectable()
+export class ProxyRevisionsService {
+  constructor(
+    private readonly store: ProxyStore,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly revisions: RevisionsService,
+    private readonly changes: ChangeBus,
+  ) {}
+
+  /**
+   * One change of a proxy's overrides or active state: applied under a row lock, recorded as a
+   * revision with the added and removed effective grants, and in recent changes, in one transaction;
+   * the in-memory state is updated before this returns.
+   */
+  async revise(id: string, change: Revise): Promise<{ context: ProxyContext; revision: RevisionRow }> {
+    const result = await this.txHost.withTransaction(async () => {
+      const context = await this.store.context(id, true);
+      const { proxy, template } = context;
+      const effectiveBefore = effectiveAllowlist(template, proxy.overrides);
+      const activeBefore = proxy.active;
+      const applied = await change.apply(context);
+      await this.store.repository.save(proxy);
+      const summary = summarize(change.kind, {
+        effectiveBefore,
+        effectiveAfter: effectiveAllowlist(template, proxy.overrides),
+        activeBefore,
+        activeAfter: proxy.active,
+      });
+      const revision = await this.revisions.record({
+        proxyId: id,
+        kind: change.kind,
+        overrides: proxy.overrides,
+        active: proxy.active,
+        author: change.actor,
+        summary,
+        restoredFrom: applied?.restoredFrom ?? null,
+      });
+      await change.alongside?.();
+      await this.store.record(change.actor, change.action, context, describeSummary(summary));
+      return { context, revision };
+    });
+    await this.changes.publish('proxies', id);
+    return result;
+  }
+
+  /**
+   * The first revision of a new proxy (in the creating transaction): what it started with, so that it
+   * can be restored later; and its creation in recent changes.
+   */
+  async recordCreated(context: ProxyContext, actor: string): Promise<void> {
+    const { proxy, template } = context;
+    const summary = summarize(
+      'manual',
+      {
+        effectiveBefore: {},
+        effectiveAfter: effectiveAllowlist(template, proxy.overrides),
+        activeBefore: proxy.active,
+        activeAfter: proxy.active,
+      },
+      'Proxy created',
+    );
+    await this.revisions.record({
+      proxyId: proxy.id,
+      kind: 'manual',
+      overrides: proxy.overrides,
+      active: proxy.active,
+      author: actor,
+      summary,
+    });
+    await this.store.record(actor, 'proxy.created', context, summary.text);
+  }
+
+  async list(id: string, query: PageQueryDto): Promise<Page<RevisionDto>> {
+    await this.store.find(id);
+    return this.revisions.list(id, query);
+  }
+
+  /** A revision against the current configuration: what restoring it would change. */
+  async diff(id: string, revisionId: string): Promise<RevisionDiffResponse> {
+    const context = await this.store.context(id);
+    const revision = await this.revisions.find(id, revisionId);
+    return {
+      revision: toRevisionDto(revision),
+      ...restoreDiff(context.template, context.proxy, revision.overrides),
+    };
+  }
+
+  /**
+   * Sets the overrides and active state of a revision over the current template (a `restore`
+   * revision). Keys, templates and other proxies are never touched.
+   */
+  async restore(id: string, revisionId: string, actor: string): Promise<RevisionDto> {
+    const { revision } = await this.revise(id, {
+      kind: 'restore',
+      actor,
+      action: 'proxy.revision-restored',
+      apply: async ({ proxy }) => {
+        const source = await this.revisions.find(id, revisionId);
+        proxy.overrides = source.overrides;
+        proxy.active = source.active;
+        return { restoredFrom: source.id };
+      },
+    });
+    return toRevisionDto(revision);
+  }
+}
