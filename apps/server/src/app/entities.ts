@@ -1,7 +1,7 @@
 import { AppEntity } from '@arrbiter/server/apps/entities';
 import { AUTH_ENTITIES } from '@arrbiter/server/auth/entities';
 import { OpenApiDocumentEntity } from '@arrbiter/server/catalog/entities';
-import { ProxyEntity } from '@arrbiter/server/proxies/entities';
+import { ProxyDefaultsEntity, ProxyEntity } from '@arrbiter/server/proxies/entities';
 import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history/entities';
 import { ServiceEntity } from '@arrbiter/server/services/entities';
 import { SettingEntity } from '@arrbiter/server/template-sync/entities';
@@ -15,6 +15,7 @@ export const ENTITIES = [
   OpenApiDocumentEntity,
   AppEntity,
   ProxyEntity,
+  ProxyDefaultsEntity,
   AccessWarningEntity,
   TemplateEntity,
   RevisionEntity,

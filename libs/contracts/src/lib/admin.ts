@@ -67,6 +67,12 @@ export interface CreateAppRequest {
 
 export type UpdateAppRequest = Partial<CreateAppRequest>;
 
+/** A proxy's rate limit: `perMinute` calls a minute on average, up to `burst` at once (429 beyond). */
+export interface RateLimit {
+  perMinute: number;
+  burst: number;
+}
+
 export interface ProxyDto {
   id: string;
   appId: string;
@@ -74,6 +80,10 @@ export interface ProxyDto {
   active: boolean;
   /** While set and in the future, refused requests are forwarded and recorded as `learned` warnings. */
   learningUntil: string | null;
+  /** Null: no limit. */
+  rateLimit: RateLimit | null;
+  /** Whether responses have the upstream's key and address replaced by the proxy's (false: raw passthrough). */
+  scrub: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -100,6 +110,16 @@ export interface RotateKeyResponse {
 export interface ProxyConfigRequest {
   overrides: AllowlistMap;
   active: boolean;
+  /** Absent: unchanged; null: no limit. */
+  rateLimit?: RateLimit | null;
+  /** Absent: unchanged. */
+  scrub?: boolean;
+}
+
+/** What a new proxy starts with (`GET/PUT /api/admin/v1/settings/proxy-defaults`). */
+export interface ProxyDefaults {
+  rateLimit: RateLimit | null;
+  scrub: boolean;
 }
 
 export interface AllowlistResponse {

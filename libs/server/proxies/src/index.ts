@@ -3,3 +3,4 @@ export * from './lib/learning-deadlines';
 export * from './lib/proxies.module';
 export * from './lib/proxies.service';
 export * from './lib/proxy-allowlist.service';
+export * from './lib/proxy-rate-limit';

@@ -9,6 +9,7 @@ import { AccessLog } from './access-log';
 import { AllowlistInterceptor } from './allowlist.interceptor';
 import { BodyMemory, youngCollection } from './body-memory';
 import { ProxyAccess } from './proxy-access';
+import { RateLimiter } from './rate-limiter';
 import { ProxyExceptionFilter } from './proxy-exception.filter';
 import { ProxyGateway } from './proxy-gateway';
 import { ProxyKeyGuard } from './proxy-key.guard';
@@ -23,6 +24,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
     AccessLog,
     ProxyRegistry,
     ProxyAccess,
+    RateLimiter,
     { provide: BodyMemory, useFactory: () => new BodyMemory(youngCollection()) },
     UpstreamForwarder,
     ProxyKeyGuard,

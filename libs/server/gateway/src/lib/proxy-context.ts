@@ -8,7 +8,14 @@ export interface AccessLogFields {
   method: string;
   path?: string;
   route?: string | null;
-  outcome: 'unauthorized' | 'bad-path' | 'forbidden' | 'forwarded' | 'upstream-unreachable' | 'upstream-timeout';
+  outcome:
+    | 'unauthorized'
+    | 'rate-limited'
+    | 'bad-path'
+    | 'forbidden'
+    | 'forwarded'
+    | 'upstream-unreachable'
+    | 'upstream-timeout';
   upstreamMs?: number;
   /** Outside the allowlist, forwarded because the proxy was learning. */
   learned?: boolean;

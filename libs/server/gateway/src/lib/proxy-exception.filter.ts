@@ -22,6 +22,8 @@ export class ProxyExceptionFilter implements ExceptionFilter {
     if (exception instanceof ProxyRefusal) {
       if (response instanceof ServerResponse) {
         this.accessLog.track(request, response, exception.fields);
+        if (exception.retryAfterSeconds !== undefined)
+          response.setHeader('Retry-After', String(exception.retryAfterSeconds));
         sendProblem(request, response, exception.status, exception.detail);
       } else refuseUpgrade(response, exception.status);
       return true;

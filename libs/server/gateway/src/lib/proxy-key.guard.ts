@@ -2,6 +2,9 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ProxyAccess } from './proxy-access';
 import { ProxyRequest, setProxyCall } from './proxy-context';
 import { NO_SLUG_DETAIL, ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-problem';
+import { RateLimiter } from './rate-limiter';
+
+export const RATE_LIMITED_DETAIL = "This proxy's rate limit is exceeded: retry after the time Retry-After gives";
 
 /**
  * The proxy route's credential check (docs/architecture.md): the key (`X-Api-Key`, else `apikey` in the query),
@@ -11,7 +14,10 @@ import { NO_SLUG_DETAIL, ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-probl
  */
 @Injectable()
 export class ProxyKeyGuard implements CanActivate {
-  constructor(private readonly access: ProxyAccess) {}
+  constructor(
+    private readonly access: ProxyAccess,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<ProxyRequest>();
@@ -20,6 +26,17 @@ export class ProxyKeyGuard implements CanActivate {
       const fields = { method: request.method ?? 'GET', app: result.slug, outcome: 'unauthorized' } as const;
       if (result.slug === '') throw new ProxyRefusal(404, NO_SLUG_DETAIL, fields);
       throw new ProxyRefusal(401, UNAUTHORIZED_DETAIL, fields);
+    }
+    const proxy = result.proxy;
+    const admission = this.limiter.admit(proxy.id, proxy.rateLimit);
+    if (!admission.admitted) {
+      const fields = {
+        method: request.method ?? 'GET',
+        app: proxy.appSlug,
+        proxyId: proxy.id,
+        outcome: 'rate-limited',
+      } as const;
+      throw new ProxyRefusal(429, RATE_LIMITED_DETAIL, fields, admission.retryAfterSeconds);
     }
     setProxyCall(request, { proxy: result.proxy, rawPath: result.rawPath, query: result.query, key: result.key });
     return true;

@@ -12,8 +12,12 @@ import { ProxyKeyGuard } from './proxy-key.guard';
 import { PROXY_CONTEXT } from './proxy-gateway';
 import { ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-problem';
 import type { ProxyState } from './proxy-registry';
+import { RATE_LIMITED_DETAIL } from './proxy-key.guard';
+import { RateLimiter } from './rate-limiter';
+import { TestClock } from '@arrbiter/server/config';
 
-const PROXY = { id: 'proxy-1', appId: 'app-1', appSlug: 'notifiarr' } as ProxyState;
+const PROXY = { id: 'proxy-1', appId: 'app-1', appSlug: 'notifiarr', rateLimit: null } as ProxyState;
+const limiter = () => new RateLimiter(new TestClock());
 
 function request(method = 'GET', url = '/proxy/notifiarr/api/v3/movie'): ProxyRequest {
   const req = new IncomingMessage(new Socket());
@@ -47,6 +51,7 @@ describe(ProxyKeyGuard.name, () => {
     const req = request();
     const guard = new ProxyKeyGuard(
       access({ outcome: 'authenticated', proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' }),
+      limiter(),
     );
     expect(guard.canActivate(context(req, undefined))).toBe(true);
     expect(proxyCallOf(req)).toEqual({ proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' });
@@ -54,7 +59,9 @@ describe(ProxyKeyGuard.name, () => {
 
   it('refuses with the one 401 body, and 404 when the URL names no app', () => {
     const unauthorized = refusalOf(() =>
-      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: 'nobody' })).canActivate(context(request(), undefined)),
+      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: 'nobody' }), limiter()).canActivate(
+        context(request(), undefined),
+      ),
     );
     expect([unauthorized.status, unauthorized.detail, unauthorized.fields]).toEqual([
       401,
@@ -62,9 +69,28 @@ describe(ProxyKeyGuard.name, () => {
       { method: 'GET', app: 'nobody', outcome: 'unauthorized' },
     ]);
     const noApp = refusalOf(() =>
-      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: '' })).canActivate(context(request(), undefined)),
+      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: '' }), limiter()).canActivate(
+        context(request(), undefined),
+      ),
     );
     expect(noApp.status).toBe(404);
+  });
+
+  it("refuses beyond the proxy's rate limit with 429 and the seconds to wait", () => {
+    const limited = { ...PROXY, rateLimit: { perMinute: 6, burst: 2 } } as ProxyState;
+    const guard = new ProxyKeyGuard(
+      access({ outcome: 'authenticated', proxy: limited, rawPath: '/api/v3/movie', query: '', key: 'k' }),
+      limiter(),
+    );
+    expect(guard.canActivate(context(request(), undefined))).toBe(true);
+    expect(guard.canActivate(context(request(), undefined))).toBe(true);
+    const refused = refusalOf(() => guard.canActivate(context(request(), undefined)));
+    expect([refused.status, refused.detail, refused.retryAfterSeconds, refused.fields]).toEqual([
+      429,
+      RATE_LIMITED_DETAIL,
+      10,
+      { method: 'GET', app: 'notifiarr', proxyId: 'proxy-1', outcome: 'rate-limited' },
+    ]);
   });
 });
 

@@ -20,6 +20,8 @@ export class ProxyRefusal {
     readonly status: number,
     readonly detail: string,
     readonly fields: AccessLogFields,
+    /** Sent as `Retry-After` (a 429). */
+    readonly retryAfterSeconds?: number,
   ) {}
 }
 

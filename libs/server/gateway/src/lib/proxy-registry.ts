@@ -1,3 +1,4 @@
+import type { RateLimit } from '@arrbiter/contracts';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppsService } from '@arrbiter/server/apps';
 import {
@@ -10,7 +11,7 @@ import {
 } from '@arrbiter/server/catalog';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { Change, ChangeBus } from '@arrbiter/server/database';
-import { ProxiesService, type ProxyHotPathRow as ProxyEntity } from '@arrbiter/server/proxies';
+import { ProxiesService, type ProxyHotPathRow, rateLimitOf } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
 
@@ -40,6 +41,10 @@ export interface ProxyState {
   allowlist: CompiledAllowlist;
   /** Allowlist paths the catalog does not know, as routes of their own (undefined when none). */
   extraRoutes?: RouteMatcher;
+  /** Null: no limit. */
+  rateLimit: RateLimit | null;
+  /** Whether responses have the upstream's key and address replaced. */
+  scrub: boolean;
 }
 
 export interface AppState {
@@ -176,7 +181,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     snapshot.appsById.set(app.id, app);
   }
 
-  private addProxy(snapshot: Snapshot, app: AppState, proxy: ProxyEntity): void {
+  private addProxy(snapshot: Snapshot, app: AppState, proxy: ProxyHotPathRow): void {
     const service = snapshot.services.get(proxy.serviceId);
     if (!service) return;
     const state: ProxyState = {
@@ -186,6 +191,8 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       keyDigest: proxy.keyDigest,
       active: proxy.active,
       learningUntil: proxy.learningUntil?.getTime() ?? 0,
+      rateLimit: rateLimitOf(proxy),
+      scrub: proxy.scrub,
       service,
       ...this.compile(
         service,

@@ -36,7 +36,7 @@ export class ProxyHandler {
       call.path ?? '/',
       call.query,
       this.protocolOf(request),
-      this.forwarder.scrubberFor(call.proxy, call.key),
+      call.proxy.scrub ? this.forwarder.scrubberFor(call.proxy, call.key) : undefined,
       (outcome) => {
         if (!fields) return;
         fields.outcome = outcome;

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { RateLimit } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
-
-/** A proxy's rate limit: `perMinute` calls on average, up to `burst` at once. */
-export interface RateLimit {
-  perMinute: number;
-  burst: number;
-}
 
 interface Bucket {
   limit: RateLimit;

@@ -18,6 +18,7 @@ import type {
   EndpointsResponse,
   Page,
   ProxyConnectionDto,
+  ProxyDefaults,
   ProxyDto,
   RevisionDiffResponse,
   RevisionDto,
@@ -25,10 +26,18 @@ import type {
 } from '@arrbiter/contracts';
 import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
 import { PageQueryDto } from '@arrbiter/server/http';
-import { CreateProxyDto, EndpointsQueryDto, ProxyConfigDto, StartLearningDto, UpdateProxyDto } from './dto/proxy.dto';
+import {
+  CreateProxyDto,
+  EndpointsQueryDto,
+  ProxyConfigDto,
+  ProxyDefaultsDto,
+  StartLearningDto,
+  UpdateProxyDto,
+} from './dto/proxy.dto';
 import { RawOverridesCheck } from './dto/raw-overrides.interceptor';
 import { ProxiesService } from './proxies.service';
 import { ProxyAllowlistService } from './proxy-allowlist.service';
+import { ProxyDefaultsService } from './proxy-defaults.service';
 import { ProxyLearningService } from './proxy-learning.service';
 import { ProxyRevisionsService } from './proxy-revisions.service';
 
@@ -39,7 +48,18 @@ export class ProxiesController {
     private readonly allowlists: ProxyAllowlistService,
     private readonly history: ProxyRevisionsService,
     private readonly learning: ProxyLearningService,
+    private readonly defaults: ProxyDefaultsService,
   ) {}
+
+  @Get('settings/proxy-defaults')
+  proxyDefaults(): Promise<ProxyDefaults> {
+    return this.defaults.get();
+  }
+
+  @Put('settings/proxy-defaults')
+  saveProxyDefaults(@Body() dto: ProxyDefaultsDto, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDefaults> {
+    return this.defaults.put(dto, admin.username);
+  }
 
   @Get('apps/:appId/proxies')
   list(@Param('appId', ParseUUIDPipe) appId: string): Promise<ProxyDto[]> {

@@ -5,11 +5,13 @@ import { CatalogModule } from '@arrbiter/server/catalog';
 import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { AppProxyCountsModule } from './app-proxy-counts.provider';
+import { ProxyDefaultsEntity } from './entities/proxy-defaults.entity';
 import { ProxyEntity } from './entities/proxy.entity';
 import { LearningDeadlines } from './learning-deadlines';
 import { ProxiesController } from './proxies.controller';
 import { ProxiesService } from './proxies.service';
 import { ProxyAllowlistService } from './proxy-allowlist.service';
+import { ProxyDefaultsService } from './proxy-defaults.service';
 import { ProxyLearningService } from './proxy-learning.service';
 import { ProxyRevisionsService } from './proxy-revisions.service';
 import { ProxyStore } from './proxy-store';
@@ -23,7 +25,7 @@ import { ServiceUsersModule } from './service-users.provider';
     ServicesModule,
     AppProxyCountsModule,
     ServiceUsersModule,
-    TypeOrmModule.forFeature([ProxyEntity]),
+    TypeOrmModule.forFeature([ProxyEntity, ProxyDefaultsEntity]),
   ],
   controllers: [ProxiesController],
   providers: [
@@ -32,6 +34,7 @@ import { ServiceUsersModule } from './service-users.provider';
     ProxyAllowlistService,
     ProxyRevisionsService,
     ProxyLearningService,
+    ProxyDefaultsService,
     LearningDeadlines,
   ],
   exports: [ProxiesService, ProxyAllowlistService, LearningDeadlines],

@@ -10,6 +10,8 @@ import { isUniqueViolation } from '@arrbiter/server/http';
 import { In } from 'typeorm';
 import { CreateProxyDto } from './dto/proxy.dto';
 import { ProxyEntity } from './entities/proxy.entity';
+import { ProxyDefaultsService } from './proxy-defaults.service';
+import { rateLimitOf } from './proxy-rate-limit';
 import { ProxyRevisionsService } from './proxy-revisions.service';
 import { ProxyStore } from './proxy-store';
 
@@ -22,7 +24,16 @@ export type ProxyRow = Omit<ProxyEntity, 'app' | 'service'>;
 /** What the proxy route's in-memory state needs of a proxy (no key ciphertext, no timestamps). */
 export type ProxyHotPathRow = Pick<
   ProxyEntity,
-  'id' | 'appId' | 'serviceId' | 'active' | 'keyDigest' | 'overrides' | 'learningUntil'
+  | 'id'
+  | 'appId'
+  | 'serviceId'
+  | 'active'
+  | 'keyDigest'
+  | 'overrides'
+  | 'learningUntil'
+  | 'rateLimitPerMinute'
+  | 'rateLimitBurst'
+  | 'scrub'
 >;
 
 export function toProxyDto(proxy: ProxyRow): ProxyDto {
@@ -32,6 +43,8 @@ export function toProxyDto(proxy: ProxyRow): ProxyDto {
     serviceId: proxy.serviceId,
     active: proxy.active,
     learningUntil: proxy.learningUntil?.toISOString() ?? null,
+    rateLimit: rateLimitOf(proxy),
+    scrub: proxy.scrub,
     createdAt: proxy.createdAt.toISOString(),
     updatedAt: proxy.updatedAt.toISOString(),
   };
@@ -53,6 +66,7 @@ export class ProxiesService {
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
     private readonly changes: ChangeBus,
+    private readonly defaults: ProxyDefaultsService,
   ) {}
 
   async listForApp(appId: string): Promise<ProxyDto[]> {
@@ -65,6 +79,7 @@ export class ProxiesService {
     const key = generateProxyKey();
     const { proxy, app } = await this.txHost.withTransaction(async () => {
       const around = await this.store.around({ appId, serviceId: dto.serviceId });
+      const defaults = await this.defaults.get();
       const repository = this.store.repository;
       let proxy: ProxyEntity;
       try {
@@ -77,6 +92,9 @@ export class ProxiesService {
             keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE),
             overrides: {},
             learningUntil: null,
+            rateLimitPerMinute: defaults.rateLimit?.perMinute ?? null,
+            rateLimitBurst: defaults.rateLimit?.burst ?? null,
+            scrub: defaults.scrub,
           }),
         );
       } catch (error) {
@@ -149,6 +167,9 @@ export class ProxiesService {
         keyDigest: true,
         overrides: true,
         learningUntil: true,
+        rateLimitPerMinute: true,
+        rateLimitBurst: true,
+        scrub: true,
       },
       where,
     });

@@ -30,6 +30,11 @@ export class ProxyAllowlistService {
       apply: ({ proxy }) => {
         proxy.overrides = overrides;
         proxy.active = dto.active;
+        if (dto.rateLimit !== undefined) {
+          proxy.rateLimitPerMinute = dto.rateLimit?.perMinute ?? null;
+          proxy.rateLimitBurst = dto.rateLimit?.burst ?? null;
+        }
+        if (dto.scrub !== undefined) proxy.scrub = dto.scrub;
       },
     });
     return allowlistOfContext(context);

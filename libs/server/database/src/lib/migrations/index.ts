@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { ProxyLimitsAndScrubbing1795480245109 } from './1795480245109-ProxyLimitsAndScrubbing';
 import { AppsByName1795469092158 } from './1795469092158-AppsByName';
 import { TemplateRepositorySettings1795276983424 } from './1795276983424-TemplateRepositorySettings';
 import { TemplatesRevisionsChanges1795276063170 } from './1795276063170-TemplatesRevisionsChanges';
@@ -12,4 +13,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   TemplatesRevisionsChanges1795276063170,
   TemplateRepositorySettings1795276983424,
   AppsByName1795469092158,
+  ProxyLimitsAndScrubbing1795480245109,
 ];

@@ -2,10 +2,27 @@ import {
   AllowlistMap,
   CreateProxyRequest,
   ProxyConfigRequest,
+  ProxyDefaults,
+  RateLimit,
   StartLearningRequest,
   UpdateProxyRequest,
 } from '@arrbiter/contracts';
-import { IsBoolean, IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsDefined,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 export class CreateProxyDto implements CreateProxyRequest {
   @IsUUID()
@@ -22,12 +39,47 @@ export class UpdateProxyDto implements UpdateProxyRequest {
  * on the raw body too (`RawOverridesCheck`): the validation pipe strips a `__proto__` key before any
  * check here could see it.
  */
+export class RateLimitDto implements RateLimit {
+  /** Up to 100 calls a second on average. */
+  @IsInt()
+  @Min(1)
+  @Max(6000)
+  perMinute!: number;
+
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  burst!: number;
+}
+
 export class ProxyConfigDto implements ProxyConfigRequest {
   @IsObject()
   overrides!: AllowlistMap;
 
   @IsBoolean()
   active!: boolean;
+
+  /** Absent: unchanged; null: no limit. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rateLimit?: RateLimitDto | null;
+
+  @IsOptional()
+  @IsBoolean()
+  scrub?: boolean;
+}
+
+export class ProxyDefaultsDto implements ProxyDefaults {
+  /** Null: new proxies have no limit. */
+  @ValidateIf((_dto, value) => value !== null)
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rateLimit!: RateLimitDto | null;
+
+  @IsBoolean()
+  scrub!: boolean;
 }
 
 export class StartLearningDto implements StartLearningRequest {

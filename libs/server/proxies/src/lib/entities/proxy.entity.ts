@@ -53,6 +53,18 @@ export class ProxyEntity {
   @Column({ name: 'learning_until', type: 'timestamptz', nullable: true })
   learningUntil!: Date | null;
 
+  /** Calls a minute on average (with `rateLimitBurst`); null: no limit. */
+  @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
+  rateLimitPerMinute!: number | null;
+
+  /** Calls at once; set together with `rateLimitPerMinute`. */
+  @Column({ name: 'rate_limit_burst', type: 'integer', nullable: true })
+  rateLimitBurst!: number | null;
+
+  /** Whether responses have the upstream's key and address replaced (false: raw passthrough). */
+  @Column({ type: 'boolean', default: true })
+  scrub!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
