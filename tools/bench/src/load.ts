@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import type { SeededApp } from './seed';
 
-export type Mix = 'allowed' | 'denied' | 'mixed';
+export type Mix = 'allowed' | 'denied' | 'mixed' | 'json1k' | 'json1m';
 
 export interface LoadResult {
   requestsPerSecond: number;

@@ -142,6 +142,7 @@ async function arrbiterTarget(
   count: number,
   databaseUrl?: string,
   extraEnv: NodeJS.ProcessEnv = {},
+  scrub = true,
 ): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-'));
   scratch.add(dataDir);
@@ -155,7 +156,7 @@ async function arrbiterTarget(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...extraEnv,
   };
-  const seeded = await seed(env, upstream.url, upstreamKey, count);
+  const seeded = await seed(env, upstream.url, upstreamKey, count, scrub);
   const logFile = join(dataDir, 'arrbiter.log');
   const { child, startupMs } = await startArrbiter(name, env, logFile);
   return {
@@ -284,6 +285,56 @@ interface Propagation {
  * Time from an admin save to the first request that sees it; and whether the next request always does.
  * One request at a time with fetch, each one's answer checked: a sequence, not a load for wrk.
  */
+interface ScrubCell {
+  rps: number[];
+  cpu: number[];
+}
+
+/**
+ * What scrubbing costs (issue 18), against the same build with it off: a second Arrbiter whose proxies
+ * do not scrub, both driven in turn (interleaved, rounds) with 1 KB JSON bodies at 32 connections
+ * (scrubbed whole, with their length) and 1 MB ones at 8 (streamed through the scrubber, chunked).
+ */
+async function scrubScenario(
+  on: Target,
+  upstream: Child,
+  upstreamKey: string,
+): Promise<Record<'json1k' | 'json1m', { on: ScrubCell; off: ScrubCell }>> {
+  const off = await arrbiterTarget(
+    'arrbiter (embedded, scrubbing off)',
+    upstream,
+    upstreamKey,
+    APPS,
+    undefined,
+    {},
+    false,
+  );
+  try {
+    const cells = {
+      json1k: { on: { rps: [], cpu: [] }, off: { rps: [], cpu: [] } },
+      json1m: { on: { rps: [], cpu: [] }, off: { rps: [], cpu: [] } },
+    } as Record<'json1k' | 'json1m', { on: ScrubCell; off: ScrubCell }>;
+    for (const target of [on, off]) await wrk(target.child.url, target.apps, 'json1k', 32, Math.min(DURATION, 2));
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const mix of ['json1k', 'json1m'] as const) {
+        for (const [side, target] of [
+          ['on', on],
+          ['off', off],
+        ] as const) {
+          const before = target.child.cpuMs();
+          const result = await wrk(target.child.url, target.apps, mix, mix === 'json1k' ? 32 : 8, DURATION);
+          const served = Math.max(1, result.total);
+          cells[mix][side].rps.push(result.requestsPerSecond);
+          cells[mix][side].cpu.push(((target.child.cpuMs() - before) * 1000) / served);
+        }
+      }
+    }
+    return cells;
+  } finally {
+    await off.cleanup();
+  }
+}
+
 async function propagationScenario(target: Target): Promise<Propagation> {
   const admin = await signIn(target);
   const app = target.apps[1];
@@ -801,6 +852,17 @@ async function main(): Promise<void> {
         `- Denied flood, paced: allowed reads offered at ${flood.paced.rate} req/s got ${Math.round(flood.paced.alone.requestsPerSecond)} req/s (p50 ${flood.paced.alone.p50} ms, p99 ${flood.paced.alone.p99} ms) alone and ${Math.round(flood.paced.withFlood.requestsPerSecond)} req/s (p50 ${flood.paced.withFlood.p50} ms, p99 ${flood.paced.withFlood.p99} ms) beside ${flood.paced.rate} denied req/s (${fewer(flood.paced.alone, flood.paced.withFlood)} fewer).`,
         `- Warnings: the ${flood.deniedSent} denied requests of the flood added ${flood.warningRows} warning rows (aggregated per proxy and route) and ${flood.warningCount} to their counts.`,
       );
+      const scrub = await scrubScenario(main, upstream, upstreamKey);
+      // In ratio points of the passthrough's allowed req/s (the performance rule: at most 0.05 on 1 KB JSON).
+      const scrubCost = (mix: 'json1k' | 'json1m') =>
+        (median(scrub[mix].off.rps) - median(scrub[mix].on.rps)) / through.rps;
+      const scrubLine = (mix: 'json1k' | 'json1m', label: string) => {
+        const { on, off } = scrub[mix];
+        return `${label}: on ${Math.round(median(on.rps))} req/s (${Math.round(median(on.cpu))} µs CPU per request), off ${Math.round(median(off.rps))} req/s (${Math.round(median(off.cpu))} µs): ${(scrubCost(mix) * 100).toFixed(1)} points of the passthrough's allowed req/s`;
+      };
+      scenarios.push(
+        `- Scrubbing, the same build with it on and off (${ROUNDS} interleaved rounds): ${scrubLine('json1k', '1 KB JSON at 32 connections')}; ${scrubLine('json1m', '1 MB JSON at 8 connections')}.`,
+      );
       const propagation = await propagationScenario(main);
       const saves = propagation.times.length;
       scenarios.push(
@@ -862,6 +924,11 @@ async function main(): Promise<void> {
       const lookups = bigLoad.requestsPerSecond / cell(main.name, 'allowed', 32).rps;
       checks.push(
         [`A denied flood slows allowed traffic by ≤ 10 %`, `${(pacedLoss * 100).toFixed(1)} %`, pacedLoss <= 0.1],
+        [
+          `Scrubbing costs ≤ 0.05 of the passthrough's req/s on 1 KB JSON (1 MB reported)`,
+          `${scrubCost('json1k').toFixed(3)} (1 MB: ${scrubCost('json1m').toFixed(3)})`,
+          scrubCost('json1k') <= 0.05,
+        ],
         [
           `Streaming ${streamed}: resident memory grows by < 50 MB`,
           `${stream.growthMb.toFixed(1)} MB`,

@@ -58,6 +58,8 @@ export async function seed(
   upstreamUrl: string,
   upstreamKey: string,
   count: number,
+  /** Whether the proxies' responses are scrubbed (the default, as for a new proxy); false: raw. */
+  scrub = true,
 ): Promise<SeedResult> {
   const config = benchConfig(env);
   const box = new SecretBox(config);
@@ -96,8 +98,8 @@ export async function seed(
       for (let i = start; i < Math.min(count, start + 500); i += 1) {
         const key = generateProxyKey();
         const slug = `app-${i}`;
-        // The template grants the reads; the overrides add the streaming test route (and more on a tenth).
-        const grant: Record<string, string[]> = { '/api/v3/test/stream': ['get'] };
+        // The template grants the reads; the overrides add the test routes (and more on a tenth).
+        const grant: Record<string, string[]> = { '/api/v3/test/stream': ['get'], '/api/v3/test/json': ['get'] };
         appTemplates.push(templateIds.get(readers[i % readers.length]) as string);
         if (i % 10 === 0)
           Object.assign(grant, {
@@ -118,10 +120,10 @@ export async function seed(
         [ids, slugs, appTemplates],
       );
       await dataSource.query(
-        `INSERT INTO proxy (id, app_id, service_id, active, key_digest, key_ciphertext, overrides)
-         SELECT u.id, u.app_id, $3, true, u.digest, u.ciphertext, u.overrides::jsonb
+        `INSERT INTO proxy (id, app_id, service_id, active, key_digest, key_ciphertext, overrides, scrub)
+         SELECT u.id, u.app_id, $3, true, u.digest, u.ciphertext, u.overrides::jsonb, $7
          FROM unnest($1::uuid[], $2::uuid[], $4::char(64)[], $5::text[], $6::text[]) AS u(id, app_id, digest, ciphertext, overrides)`,
-        [proxyIds, ids, serviceId, digests, ciphertexts, overrides],
+        [proxyIds, ids, serviceId, digests, ciphertexts, overrides, scrub],
       );
     }
     return {

@@ -47,7 +47,11 @@ function init(args)
     end
     local base = "/proxy/" .. app.slug .. "/api/v3/"
     local path
-    if kind == 0 then
+    if mix == "json1k" then
+      path = base .. "test/json?bytes=1024"
+    elseif mix == "json1m" then
+      path = base .. "test/json?bytes=1048576"
+    elseif kind == 0 then
       path = base .. "movie/" .. ((n % 5000) + 1)
     elseif kind == 1 then
       path = base .. "movie"

@@ -32,6 +32,11 @@ export const appRoutes: Route[] = [
         path: 'templates',
         loadChildren: () => import('./features/templates/templates.routes').then((m) => m.TEMPLATES_ROUTES),
       },
+      {
+        path: 'settings',
+        title: 'Settings · Arrbiter',
+        loadComponent: () => import('./features/settings/settings.page').then((m) => m.SettingsPage),
+      },
     ],
   },
   { path: '**', redirectTo: '' },

@@ -196,6 +196,15 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       },
     },
     {
+      name: 'settings, with a rate limit being set',
+      path: () => '/settings',
+      ready: (page) => page.getByRole('button', { name: 'Save defaults' }).waitFor(),
+      open: async (page) => {
+        await page.getByLabel('Limit how often the client may call').check();
+        await page.getByLabel('Calls per minute').waitFor();
+      },
+    },
+    {
       name: 'warnings',
       path: () => '/warnings',
       ready: (page) => page.getByTestId('warning-get-/api/v3/calendar').waitFor(),

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { ConsoleMessage, Page } from 'playwright-core';
+import type { ProxyDto } from '@arrbiter/contracts';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { axeViolations, useTheme } from '../support/axe';
@@ -24,6 +25,7 @@ describe('operator workflows in a real browser', () => {
   let proxyKey = '';
   let proxyUrl = '';
   let proxyId = '';
+  let proxyPage = '';
   /** Console errors with the URL they came from; expected refusals are filtered at the end. */
   const consoleErrors: { text: string; url: string }[] = [];
 
@@ -31,6 +33,17 @@ describe('operator workflows in a real browser', () => {
     const cookies = await browser.page.context().cookies();
     const session = cookies.find((c) => c.name === 'arrbiter_session');
     return session ? `${session.name}=${session.value}` : '';
+  }
+
+  /** The admin API with the browser's session. */
+  async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { cookie: await cookie(), origin, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
   }
 
   /** A failing step leaves a screenshot named after it. */
@@ -160,6 +173,7 @@ describe('operator workflows in a real browser', () => {
       await page.getByRole('button', { name: 'Add proxy' }).click();
       await page.getByRole('heading', { name: 'Connection details' }).waitFor();
       proxyId = /\/proxies\/([^/]+)\/connection/.exec(page.url())?.[1] ?? '';
+      proxyPage = page.url();
       expect(proxyId).toMatch(/^[0-9a-f-]{36}$/);
 
       const key = page.getByTestId('proxy-key');
@@ -261,6 +275,48 @@ describe('operator workflows in a real browser', () => {
       await browser.screenshot(`${PREFIX}-learning`);
       await page.getByRole('button', { name: 'Stop learning' }).click();
       await page.getByRole('button', { name: 'Start learning' }).waitFor();
+    });
+  });
+
+  it('limits a proxy and turns its scrubbing off, and sets the defaults for new proxies', async () => {
+    const { page } = browser;
+    await step('limits', async () => {
+      await page.goto(proxyPage);
+      const limits = page.getByRole('form', { name: 'Rate limit and responses' });
+      await limits.getByLabel('Limit how often the client may call').check();
+      await limits.getByLabel('Calls per minute').fill('0');
+      await limits.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Calls per minute must be a whole number from 1 to 6000.').waitFor();
+      await limits.getByLabel('Calls per minute').fill('120');
+      await limits.getByLabel('Burst (calls at once)').fill('5');
+      await limits.getByLabel('Hide the service’s own key and address in responses').uncheck();
+      await limits.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved: the next call sees it.').waitFor();
+      await browser.screenshot(`${PREFIX}-limits`);
+      const saved = await api<ProxyDto>('GET', `/api/admin/v1/proxies/${proxyId}`);
+      expect(saved).toMatchObject({ rateLimit: { perMinute: 120, burst: 5 }, scrub: false });
+      // Back to how the other steps expect the proxy.
+      await limits.getByLabel('Limit how often the client may call').uncheck();
+      await limits.getByLabel('Hide the service’s own key and address in responses').check();
+      await limits.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved: the next call sees it.').waitFor();
+      expect(await api<ProxyDto>('GET', `/api/admin/v1/proxies/${proxyId}`)).toMatchObject({
+        rateLimit: null,
+        scrub: true,
+      });
+    });
+    await step('proxy defaults', async () => {
+      await page.goto(`${origin}/settings`);
+      await page.getByLabel('Limit how often the client may call').check();
+      await page.getByLabel('Calls per minute').fill('600');
+      await page.getByLabel('Burst (calls at once)').fill('50');
+      await page.getByRole('button', { name: 'Save defaults' }).click();
+      await page.getByText('Saved: proxies created from now on start with these.').waitFor();
+      expect(await api('GET', '/api/admin/v1/settings/proxy-defaults')).toEqual({
+        rateLimit: { perMinute: 600, burst: 50 },
+        scrub: true,
+      });
+      await api('PUT', '/api/admin/v1/settings/proxy-defaults', { rateLimit: null, scrub: true });
     });
   });
 

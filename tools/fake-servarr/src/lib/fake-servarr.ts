@@ -50,6 +50,8 @@ export class FakeServarr {
   /** Bytes the `test/stream` endpoint has handed to its sockets so far (back-pressure shows here). */
   streamedBytes = 0;
   private readonly sockets = new Set<Socket>();
+  /** `test/json` bodies by size. */
+  private readonly bodies = new Map<number, Buffer>();
 
   private constructor(
     private readonly server: Server,
@@ -167,6 +169,7 @@ export class FakeServarr {
         return this.json(res, 200, fakeOpenApi(version, this.appName));
       if (rest === '/test/stream') return this.stream(res, Number(query.get('bytes') ?? 0));
       if (rest === '/test/release') return this.release(res, query.get('gzip') === '1');
+      if (rest === '/test/json') return this.jsonOfSize(res, Number(query.get('bytes') ?? 1024));
       if (rest === '/test/slow') {
         const timer = setTimeout(
           () => this.json(res, 200, { slept: Number(query.get('ms') ?? 0) }),
@@ -237,6 +240,33 @@ export class FakeServarr {
       return;
     }
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end(message);
+  }
+
+  /**
+   * A JSON list of movie-like records of about `bytes` bytes (with its length, like Servarr's answers),
+   * built once per size: the bench's 1 KB and 1 MB bodies for the scrubber's cost.
+   */
+  private jsonOfSize(res: ServerResponse, bytes: number): void {
+    let body = this.bodies.get(bytes);
+    if (!body) {
+      const records: unknown[] = [];
+      let length = 2;
+      for (let id = 1; length < bytes; id += 1) {
+        const record = {
+          id,
+          title: `Movie ${id}`,
+          year: 2000 + (id % 25),
+          monitored: id % 2 === 0,
+          path: `/movies/Movie ${id}`,
+        };
+        length += JSON.stringify(record).length + 1;
+        records.push(record);
+      }
+      body = Buffer.from(JSON.stringify(records));
+      if (this.bodies.size < 16) this.bodies.set(bytes, body);
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+    res.end(body);
   }
 
   /**

@@ -34,4 +34,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
     summary: 'Every change made by an administrator, newest first.',
   },
   { path: 'templates', label: 'Templates', icon: '❏', summary: 'Community allowlist templates and their repository.' },
+  {
+    path: 'settings',
+    label: 'Settings',
+    icon: '⚙',
+    summary: 'What new proxies start with: rate limit and scrubbing.',
+  },
 ];

@@ -7,6 +7,7 @@ import type {
   Page,
   ProxyConfigRequest,
   ProxyConnectionDto,
+  ProxyDefaults,
   ProxyDto,
   RevisionDiffResponse,
   RevisionDto,
@@ -62,6 +63,20 @@ export class ProxiesApiService {
   /** Saves the full overrides map and the active state (a `manual` revision). */
   saveConfig(id: string, request: ProxyConfigRequest): Promise<AllowlistResponse> {
     return firstValueFrom(this.http.put<AllowlistResponse>(`${BASE}/${id}/config`, request));
+  }
+
+  /** The rate limit and scrubbing, saved with the current overrides and state (a `manual` revision). */
+  async saveLimits(proxy: ProxyDto, limits: ProxyDefaults): Promise<void> {
+    const { overrides } = await this.allowlist(proxy.id);
+    await this.saveConfig(proxy.id, { overrides, active: proxy.active, ...limits });
+  }
+
+  defaults(): Promise<ProxyDefaults> {
+    return firstValueFrom(this.http.get<ProxyDefaults>('/api/admin/v1/settings/proxy-defaults'));
+  }
+
+  saveDefaults(defaults: ProxyDefaults): Promise<ProxyDefaults> {
+    return firstValueFrom(this.http.put<ProxyDefaults>('/api/admin/v1/settings/proxy-defaults', defaults));
   }
 
   endpoints(id: string, filter: { search?: string; tag?: string } = {}): Promise<EndpointsResponse> {

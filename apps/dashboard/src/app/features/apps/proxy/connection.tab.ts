@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router } from '@angular/router';
-import type { ProxyConnectionDto, ProxyDto } from '@arrbiter/contracts';
+import type { ProxyConnectionDto, ProxyDefaults, ProxyDto } from '@arrbiter/contracts';
+import { LimitsFormComponent } from '../limits-form.component';
 import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { connectionFields } from './connection-fields';
@@ -11,7 +12,7 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
 /** What a client needs (Proxy URL, key, how-to), the active switch, key rotation and learning mode. */
 @Component({
   selector: 'arb-connection-tab',
-  imports: [CopyButtonComponent, LearningControlComponent],
+  imports: [CopyButtonComponent, LearningControlComponent, LimitsFormComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @if (context.proxy.value(); as p) {
@@ -94,6 +95,19 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
           }
         </section>
 
+        <section class="card pad" aria-labelledby="limits-title">
+          <h2 id="limits-title">Rate limit and responses</h2>
+          <arb-limits-form
+            [value]="{ rateLimit: p.rateLimit, scrub: p.scrub }"
+            [busy]="busy()"
+            labelledBy="limits-title"
+            (save)="saveLimits(p, $event)"
+          />
+          @if (limitsMessage(); as m) {
+            <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+          }
+        </section>
+
         <section class="card pad" aria-labelledby="learning-title">
           <h2 id="learning-title">Learning mode</h2>
           <arb-learning-control [proxyId]="p.id" [until]="p.learningUntil" (changed)="context.update($event)" />
@@ -125,6 +139,7 @@ export class ConnectionTab {
   protected readonly revealed = signal(false);
   protected readonly busy = signal(false);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly limitsMessage = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly fields = computed(() => {
     const url = this.context.proxy.value()?.proxyUrl;
     return url ? connectionFields(url) : null;
@@ -170,13 +185,21 @@ export class ConnectionTab {
     });
   }
 
-  private async run(action: () => Promise<string>): Promise<void> {
+  protected async saveLimits(proxy: ProxyConnectionDto, limits: ProxyDefaults): Promise<void> {
+    await this.run(async () => {
+      await this.api.saveLimits(proxy, limits);
+      this.context.update(limits);
+      return 'Saved: the next call sees it.';
+    }, this.limitsMessage);
+  }
+
+  private async run(action: () => Promise<string>, message = this.message): Promise<void> {
     this.busy.set(true);
-    this.message.set(null);
+    message.set(null);
     try {
-      this.message.set({ ok: true, text: await action() });
+      message.set({ ok: true, text: await action() });
     } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
+      message.set({ ok: false, text: describeError(error) });
     } finally {
       this.busy.set(false);
     }

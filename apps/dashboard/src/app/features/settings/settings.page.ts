@@ -1,0 +1,63 @@
+import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import type { ProxyDefaults } from '@arrbiter/contracts';
+import { describeError } from '../../core/api-error';
+import { Loadable } from '../../core/loadable';
+import { LimitsFormComponent } from '../apps/limits-form.component';
+import { ProxiesApiService } from '../apps/proxies-api.service';
+
+/** Server-wide settings: what new proxies start with. */
+@Component({
+  selector: 'arb-settings-page',
+  imports: [LimitsFormComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <header class="page-header">
+      <h1>Settings</h1>
+    </header>
+    <section class="card pad" aria-labelledby="defaults-title">
+      <h2 id="defaults-title">Defaults for new proxies</h2>
+      <p class="hint">
+        A new proxy starts with these; existing proxies keep their own (change them on a proxy’s page).
+      </p>
+      @if (defaults.value(); as value) {
+        <arb-limits-form
+          [value]="value"
+          [busy]="busy()"
+          saveLabel="Save defaults"
+          labelledBy="defaults-title"
+          (save)="save($event)"
+        />
+      } @else if (defaults.error(); as e) {
+        <p class="error" role="alert">{{ e }}</p>
+      } @else {
+        <p class="hint" role="status">Loading…</p>
+      }
+      @if (message(); as m) {
+        <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+      }
+    </section>
+  `,
+})
+export class SettingsPage implements OnInit {
+  private readonly api = inject(ProxiesApiService);
+  protected readonly defaults = new Loadable<ProxyDefaults>(() => this.api.defaults());
+  protected readonly busy = signal(false);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+
+  ngOnInit(): void {
+    void this.defaults.load();
+  }
+
+  protected async save(value: ProxyDefaults): Promise<void> {
+    this.busy.set(true);
+    this.message.set(null);
+    try {
+      this.defaults.set(await this.api.saveDefaults(value));
+      this.message.set({ ok: true, text: 'Saved: proxies created from now on start with these.' });
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}
