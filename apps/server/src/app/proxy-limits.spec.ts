@@ -1,4 +1,12 @@
-import type { AppDto, ProblemDetails, ProxyConnectionDto, ProxyDefaults, ServiceDto } from '@arrbiter/contracts';
+import type {
+  AppDto,
+  Page,
+  ProblemDetails,
+  ProxyConnectionDto,
+  ProxyDefaults,
+  ServiceDto,
+  WarningDto,
+} from '@arrbiter/contracts';
 import type { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { proxiedUpstream } from '../testing/proxied-upstream';
 import { rawRequest } from '../testing/raw-http';
@@ -56,6 +64,18 @@ describe('proxy rate limits and scrubbing settings', () => {
     for (let i = 0; i < 5; i += 1) expect((await call('lunasea', other.key)).status).toBe(200);
     const line = t.logs.flatMap((chunk) => chunk.split('\n')).find((l) => l.includes('"outcome":"rate-limited"'));
     expect(line).toBeDefined();
+    // Counted on the Warnings page, one row per proxy and method, and not grantable.
+    let rows: WarningDto[] = [];
+    for (let attempt = 0; attempt < 100 && rows.length === 0; attempt += 1) {
+      rows = (
+        (await admin.get(`/api/admin/v1/warnings?proxyId=${proxy.id}&status=rate-limited`).expect(200))
+          .body as Page<WarningDto>
+      ).items;
+      if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ method: 'get', status: 'rate-limited', count: 3 });
+    await admin.post(`/api/admin/v1/warnings/${rows[0].id}/grant`).expect(409);
     // Lifted: at once.
     await config(proxy.id, { rateLimit: null }).expect(200);
     expect((await call('bazarr', proxy.key)).status).toBe(200);

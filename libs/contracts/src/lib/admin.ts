@@ -128,7 +128,8 @@ export interface AllowlistResponse {
   effective: AllowlistMap;
 }
 
-export type WarningStatus = 'open' | 'granted' | 'dismissed' | 'learned';
+/** `rate-limited`: calls refused by the proxy's rate limit (one row per proxy and method; not grantable). */
+export type WarningStatus = 'open' | 'granted' | 'dismissed' | 'learned' | 'rate-limited';
 
 export interface WarningDto {
   id: string;

@@ -3,6 +3,7 @@ import { ProxyAccess } from './proxy-access';
 import { ProxyRequest, setProxyCall } from './proxy-context';
 import { NO_SLUG_DETAIL, ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-problem';
 import { RateLimiter } from './rate-limiter';
+import { RATE_LIMITED_ROUTE_KEY, WarningRecorder } from '@arrbiter/server/warnings';
 
 export const RATE_LIMITED_DETAIL = "This proxy's rate limit is exceeded: retry after the time Retry-After gives";
 
@@ -17,6 +18,7 @@ export class ProxyKeyGuard implements CanActivate {
   constructor(
     private readonly access: ProxyAccess,
     private readonly limiter: RateLimiter,
+    private readonly warnings: WarningRecorder,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -30,6 +32,16 @@ export class ProxyKeyGuard implements CanActivate {
     const proxy = result.proxy;
     const admission = this.limiter.admit(proxy.id, proxy.rateLimit);
     if (!admission.admitted) {
+      // Aggregated like a refused call: one row per proxy and method, counted (Warnings page).
+      this.warnings.record({
+        proxyId: proxy.id,
+        appId: proxy.appId,
+        method: (request.method ?? 'GET').toLowerCase(),
+        path: result.rawPath || '/',
+        route: null,
+        routeKey: RATE_LIMITED_ROUTE_KEY,
+        rateLimited: true,
+      });
       const fields = {
         method: request.method ?? 'GET',
         app: proxy.appSlug,

@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { WarningRecorder } from '@arrbiter/server/warnings';
+import { RATE_LIMITED_ROUTE_KEY, type WarningRecorder } from '@arrbiter/server/warnings';
 import { firstValueFrom, of } from 'rxjs';
 import type { AccessLog } from './access-log';
 import { AllowlistInterceptor } from './allowlist.interceptor';
@@ -18,6 +18,7 @@ import { TestClock } from '@arrbiter/server/config';
 
 const PROXY = { id: 'proxy-1', appId: 'app-1', appSlug: 'notifiarr', rateLimit: null } as ProxyState;
 const limiter = () => new RateLimiter(new TestClock());
+const recorder = () => ({ record: jest.fn() }) as unknown as WarningRecorder & { record: jest.Mock };
 
 function request(method = 'GET', url = '/proxy/notifiarr/api/v3/movie'): ProxyRequest {
   const req = new IncomingMessage(new Socket());
@@ -52,6 +53,7 @@ describe(ProxyKeyGuard.name, () => {
     const guard = new ProxyKeyGuard(
       access({ outcome: 'authenticated', proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' }),
       limiter(),
+      recorder(),
     );
     expect(guard.canActivate(context(req, undefined))).toBe(true);
     expect(proxyCallOf(req)).toEqual({ proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' });
@@ -59,7 +61,7 @@ describe(ProxyKeyGuard.name, () => {
 
   it('refuses with the one 401 body, and 404 when the URL names no app', () => {
     const unauthorized = refusalOf(() =>
-      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: 'nobody' }), limiter()).canActivate(
+      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: 'nobody' }), limiter(), recorder()).canActivate(
         context(request(), undefined),
       ),
     );
@@ -69,7 +71,7 @@ describe(ProxyKeyGuard.name, () => {
       { method: 'GET', app: 'nobody', outcome: 'unauthorized' },
     ]);
     const noApp = refusalOf(() =>
-      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: '' }), limiter()).canActivate(
+      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: '' }), limiter(), recorder()).canActivate(
         context(request(), undefined),
       ),
     );
@@ -78,9 +80,11 @@ describe(ProxyKeyGuard.name, () => {
 
   it("refuses beyond the proxy's rate limit with 429 and the seconds to wait", () => {
     const limited = { ...PROXY, rateLimit: { perMinute: 6, burst: 2 } } as ProxyState;
+    const warnings = recorder();
     const guard = new ProxyKeyGuard(
       access({ outcome: 'authenticated', proxy: limited, rawPath: '/api/v3/movie', query: '', key: 'k' }),
       limiter(),
+      warnings,
     );
     expect(guard.canActivate(context(request(), undefined))).toBe(true);
     expect(guard.canActivate(context(request(), undefined))).toBe(true);
@@ -91,6 +95,17 @@ describe(ProxyKeyGuard.name, () => {
       10,
       { method: 'GET', app: 'notifiarr', proxyId: 'proxy-1', outcome: 'rate-limited' },
     ]);
+    // Counted like a refused call, one row per proxy and method.
+    expect(warnings.record).toHaveBeenCalledTimes(1);
+    expect(warnings.record).toHaveBeenCalledWith({
+      proxyId: 'proxy-1',
+      appId: 'app-1',
+      method: 'get',
+      path: '/api/v3/movie',
+      route: null,
+      routeKey: RATE_LIMITED_ROUTE_KEY,
+      rateLimited: true,
+    });
   });
 });
 

@@ -15,7 +15,12 @@ export interface RefusedRequest {
   routeKey: string;
   /** Forwarded anyway because the proxy was learning: the warning's status becomes `learned`. */
   learned?: boolean;
+  /** Refused by the proxy's rate limit: the warning's status is `rate-limited` (see `RATE_LIMITED_ROUTE_KEY`). */
+  rateLimited?: boolean;
 }
+
+/** The route key of a proxy's rate-limited calls: one row per proxy and method, whatever the path. */
+export const RATE_LIMITED_ROUTE_KEY = '(rate limit)';
 
 interface Pending extends RefusedRequest {
   count: number;
@@ -31,9 +36,9 @@ const FLUSH_INTERVAL_MS = 1_000;
 const UPSERT = `
 INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status)
 SELECT u.proxy_id, u.app_id, u.method, u.path, u.route, u.route_key, u.count, u.first_seen, u.last_seen,
-  CASE WHEN u.learned THEN 'learned' ELSE 'open' END
-FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[])
-  AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned)
+  CASE WHEN u.rate_limited THEN 'rate-limited' WHEN u.learned THEN 'learned' ELSE 'open' END
+FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $11::boolean[])
+  AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned, rate_limited)
 ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
   count = access_warning.count + EXCLUDED.count,
   last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
@@ -161,6 +166,7 @@ export class WarningRecorder {
             rows.map((w) => w.firstSeen),
             rows.map((w) => w.lastSeen),
             rows.map((w) => w.learned === true),
+            rows.map((w) => w.rateLimited === true),
           ]);
         }
         this.written += chunk.length;

@@ -57,6 +57,8 @@ export class WarningsService {
   async grant(id: string, actor: string): Promise<WarningGrantResponse> {
     const warning = await this.find(id);
     if (warning.status === 'granted') throw new ConflictException('This warning has already been granted');
+    if (warning.status === 'rate-limited')
+      throw new ConflictException("Calls refused by the proxy's rate limit are not granted: raise or lift the limit");
     const revision = await this.allowlists.grant(warning.proxyId, [grantOf(warning)], actor, async () => {
       await this.warnings.update({ id }, { status: 'granted' });
     });

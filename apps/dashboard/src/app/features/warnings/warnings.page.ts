@@ -12,7 +12,7 @@ import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
 import { LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
-export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'learned', 'granted', 'dismissed'];
+export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'learned', 'rate-limited', 'granted', 'dismissed'];
 
 interface Directory {
   apps: AppDto[];

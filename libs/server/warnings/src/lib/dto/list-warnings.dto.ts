@@ -2,7 +2,7 @@ import type { WarningStatus } from '@arrbiter/contracts';
 import { PageQueryDto } from '@arrbiter/server/http';
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
 
-export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'granted', 'dismissed', 'learned'];
+export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'granted', 'dismissed', 'learned', 'rate-limited'];
 
 export class ListWarningsDto extends PageQueryDto {
   @IsOptional()
