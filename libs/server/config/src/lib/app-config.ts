@@ -21,6 +21,11 @@ export class AppConfig {
   readonly allowedOrigins!: readonly string[];
   /** PostgreSQL connection string; `undefined` selects the embedded database. */
   readonly databaseUrl!: string | undefined;
+  /**
+   * `DATABASE_LISTEN_URL`: where the change listener (LISTEN/NOTIFY) connects when `DATABASE_URL` goes
+   * through a transaction-mode pooler, which cannot hold a subscription; `undefined`: `DATABASE_URL`.
+   */
+  readonly databaseListenUrl!: string | undefined;
   /** Directory of the embedded database and of the generated secret key (absolute). */
   readonly dataDir!: string;
   /** 32-byte key that encrypts upstream keys and proxy keys at rest. */
@@ -54,4 +59,8 @@ export class AppConfig {
    * `TEMPLATE_REPOSITORY` is the operator's choice and allowed regardless.
    */
   readonly templateRoot!: string | undefined;
+  /** `METRICS_PORT`: Prometheus `/metrics` on a port of its own; `undefined`: metrics are off. */
+  readonly metricsPort!: number | undefined;
+  /** `METRICS_HOST`: the metrics port's listen address. */
+  readonly metricsHost!: string;
 }

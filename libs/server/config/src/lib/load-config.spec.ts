@@ -37,6 +37,9 @@ describe(loadConfig.name, () => {
       proxyName: 'arrbiter',
       logLevel: 'info',
       secretKeySource: 'generated',
+      databaseListenUrl: undefined,
+      metricsPort: undefined,
+      metricsHost: '0.0.0.0',
     });
     expect(config.secretKey).toHaveLength(32);
   });
@@ -81,8 +84,30 @@ describe(loadConfig.name, () => {
       { DATABASE_URL: 'postgres://localhost/db' },
       /^SECRET_KEY \(or SECRET_KEY_FILE\) is required when DATABASE_URL is set/,
     ],
+    [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, /^DATABASE_LISTEN_URL is set without DATABASE_URL/],
+    [
+      { DATABASE_URL: 'postgres://pooler/x', SECRET_KEY: hexKey, DATABASE_LISTEN_URL: 'http://db' },
+      /^DATABASE_LISTEN_URL must be a postgres/,
+    ],
+    [{ METRICS_PORT: '0' }, /^METRICS_PORT must not be less than 1/],
+    [{ METRICS_PORT: '8080' }, /^METRICS_PORT must differ from PORT \(8080\)/],
   ])('rejects %j naming the variable and the reason', (env, expected) => {
     expect(problemsOf(env)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it('takes DATABASE_LISTEN_URL beside DATABASE_URL, and METRICS_PORT and METRICS_HOST', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://pooler:6432/arrbiter',
+      DATABASE_LISTEN_URL: 'postgres://db:5432/arrbiter',
+      SECRET_KEY: hexKey,
+      METRICS_PORT: '9464',
+      METRICS_HOST: '127.0.0.1',
+    });
+    expect(config).toMatchObject({
+      databaseListenUrl: 'postgres://db:5432/arrbiter',
+      metricsPort: 9464,
+      metricsHost: '127.0.0.1',
+    });
   });
 
   it('reports every bad variable at once and writes no secret key', () => {

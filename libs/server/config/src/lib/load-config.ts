@@ -60,6 +60,12 @@ class EnvironmentVariables {
   DATABASE_URL?: string;
 
   @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, {
+    message: 'DATABASE_LISTEN_URL must be a postgres:// or postgresql:// connection string',
+  })
+  DATABASE_LISTEN_URL?: string;
+
+  @IsOptional()
   @IsString()
   @MinLength(1)
   DATA_DIR?: string;
@@ -138,6 +144,18 @@ class EnvironmentVariables {
   @Min(100)
   @IsInt()
   UPSTREAM_TIMEOUT_MS?: number;
+
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional()
+  @Max(65535)
+  @Min(1)
+  @IsInt()
+  METRICS_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  METRICS_HOST?: string;
 }
 
 const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
@@ -145,6 +163,7 @@ const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
   'SESSION_IDLE_HOURS',
   'SESSION_MAX_HOURS',
   'UPSTREAM_TIMEOUT_MS',
+  'METRICS_PORT',
 ];
 
 /** Reads a variable; an empty string counts as unset. */
@@ -289,6 +308,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     problems.push(`TEMPLATE_ROOT: ${JSON.stringify(templateRoot)} is not an absolute directory`);
   }
 
+  if (env.DATABASE_LISTEN_URL !== undefined && env.DATABASE_URL === undefined) {
+    problems.push('DATABASE_LISTEN_URL is set without DATABASE_URL: the embedded database serves one process only');
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === (env.PORT ?? 8080)) {
+    problems.push(`METRICS_PORT must differ from PORT (${env.METRICS_PORT}): metrics are served on a port of their own`);
+  }
+
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   try {
     new TrustedProxies(trustProxy);
@@ -335,6 +361,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     secureCookies: publicOrigin.startsWith('https:'),
     allowedOrigins: [...new Set([publicOrigin, ...allowedOrigins])],
     databaseUrl: env.DATABASE_URL,
+    databaseListenUrl: env.DATABASE_LISTEN_URL,
     dataDir,
     secretKey: secret.key,
     secretKeySource: secret.source,
@@ -349,6 +376,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     trustProxy,
     templateRepository,
     templateRoot: templateRoot === undefined ? undefined : resolve(templateRoot),
+    metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST ?? '0.0.0.0',
   } satisfies AppConfig);
 }
 
@@ -373,4 +402,7 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   SESSION_IDLE_HOURS = undefined;
   SESSION_MAX_HOURS = undefined;
   UPSTREAM_TIMEOUT_MS = undefined;
+  DATABASE_LISTEN_URL = undefined;
+  METRICS_PORT = undefined;
+  METRICS_HOST = undefined;
 }
