@@ -11,6 +11,7 @@ import { HistoryModule } from '@arrbiter/server/history';
 import { TemplateSyncModule } from '@arrbiter/server/template-sync';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { HealthModule } from '@arrbiter/server/health';
+import { MetricsModule, packageVersion } from '@arrbiter/server/metrics';
 import { AllExceptionsFilter, buildLoggerOptions, JsonBodyGuard } from '@arrbiter/server/http';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
@@ -45,6 +46,8 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config, options.clock),
         LoggerModule.forRoot(buildLoggerOptions({ level: config.logLevel, destination: options.logDestination })),
+        // Off (nothing provided) unless METRICS_PORT is set.
+        MetricsModule.forRoot(config, packageVersion(__dirname)),
         DatabaseModule.forRoot({ entities: ENTITIES }),
         CryptoModule,
         HistoryModule,
