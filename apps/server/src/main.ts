@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@arrbiter/server/config';
+import { EmbeddedDatabaseLockedError } from '@arrbiter/server/database';
 import { flushLogs } from '@arrbiter/server/http';
 import { createApp } from './app/create-app';
 import { migrate } from './cli/migrate';
@@ -79,7 +80,9 @@ main(process.argv.slice(2)).then(
     if (code !== undefined) process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    // A second process on the same DATA_DIR: one clear line, no stack.
+    if (error instanceof EmbeddedDatabaseLockedError) console.error(error.message);
+    else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },
 );

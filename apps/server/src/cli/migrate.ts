@@ -1,12 +1,12 @@
 import { AppConfig } from '@arrbiter/server/config';
-import { openDataSource } from '@arrbiter/server/database';
+import { openDataSource, runMigrationsLocked } from '@arrbiter/server/database';
 import { ENTITIES } from '../app/entities';
 
 /** `main.js migrate`: applies pending migrations and exits (Kubernetes runs it as a Job). */
 export async function migrate(config: AppConfig): Promise<void> {
   const dataSource = await openDataSource(config, { entities: ENTITIES, migrate: false });
   try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const applied = await runMigrationsLocked(dataSource);
     console.log(
       applied.length === 0
         ? 'Database is up to date.'

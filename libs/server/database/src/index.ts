@@ -5,4 +5,6 @@ export * from './lib/embedded-database';
 export * from './lib/embedded-postgres';
 export * from './lib/open-data-source';
 export * from './lib/pglite-upgrade';
+export * from './lib/advisory-locks';
 export * from './lib/change-bus';
+export * from './lib/change-relay';

@@ -32,7 +32,14 @@ export class CatalogService implements OnApplicationBootstrap {
     @InjectRepository(OpenApiDocumentEntity) private readonly documents: Repository<OpenApiDocumentEntity>,
     private readonly config: AppConfig,
     private readonly changes: ChangeBus,
-  ) {}
+  ) {
+    // Another replica stored a description (or this one reconnected): read them all again. The
+    // proxy state's rebuild for the same change waits for it (`ready()`).
+    changes.subscribe((change) => {
+      if (change.origin !== undefined && (change.topic === 'catalog' || change.topic === 'all'))
+        this.loaded = this.load();
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.ready();

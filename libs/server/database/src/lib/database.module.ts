@@ -7,6 +7,7 @@ import { ClsModule } from 'nestjs-cls';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
 import { ArrbiterDataSource } from './arrbiter-data-source';
 import { ChangeBus } from './change-bus';
+import { ChangeRelay } from './change-relay';
 import { DatabaseLogger } from './database-logger';
 import { openDataSource } from './open-data-source';
 
@@ -74,8 +75,8 @@ export class DatabaseModule {
           ],
         }),
       ],
-      providers: [{ provide: DatabaseLogger, useValue: logger }, DatabaseLifecycle, ChangeBus],
-      exports: [DatabaseLogger, ChangeBus, DatabaseLifecycle],
+      providers: [{ provide: DatabaseLogger, useValue: logger }, DatabaseLifecycle, ChangeBus, ChangeRelay],
+      exports: [DatabaseLogger, ChangeBus, ChangeRelay, DatabaseLifecycle],
     };
   }
 }

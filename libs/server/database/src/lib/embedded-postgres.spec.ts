@@ -17,6 +17,7 @@ import { Client } from 'pg';
 import { startEmbeddedDatabase } from './embedded-database';
 import {
   EMBEDDED_PASSWORD_FILE,
+  EmbeddedDatabaseLockedError,
   EmbeddedDatabaseUnavailableError,
   EmbeddedPostgres,
   embeddedBinaries,
@@ -179,6 +180,22 @@ describe('the embedded PostgreSQL', () => {
 
     server = await startEmbeddedDatabase(dataDir);
     expect(alive(orphan)).toBe(false);
+    const client = new Client({ ...server.connection, user: server.connection.username });
+    await client.connect();
+    await client.query('SELECT 1');
+    await client.end();
+  });
+
+  it('refuses a second process on the same DATA_DIR with one line that says so, and leaves the first running', async () => {
+    server = await startEmbeddedDatabase(dataDir);
+    const error = await startEmbeddedDatabase(dataDir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddedDatabaseLockedError);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^The embedded database in ${join(dataDir, 'pg')} is in use by another running Arrbiter \\(pid ${process.pid}\\): it serves one process only\\..*DATABASE_URL\\.$`,
+      ),
+    );
+    expect((error as Error).message).not.toContain('\n');
     const client = new Client({ ...server.connection, user: server.connection.username });
     await client.connect();
     await client.query('SELECT 1');

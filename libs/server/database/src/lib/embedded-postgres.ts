@@ -53,6 +53,21 @@ const STOP_WAIT_MS = 30_000;
 /** Start-up fails with this when the platform has no embedded PostgreSQL: one line, what to do. */
 export class EmbeddedDatabaseUnavailableError extends Error {}
 
+/**
+ * Another running Arrbiter holds this DATA_DIR's embedded database. Its message is the one start-up
+ * line the operator reads: the embedded database is for one process; replicas share a PostgreSQL.
+ */
+export class EmbeddedDatabaseLockedError extends Error {
+  constructor(directory: string, pid: number) {
+    super(
+      `The embedded database in ${directory} is in use by another running Arrbiter (pid ${pid}): it serves one ` +
+        'process only. Stop the other one, give this one a DATA_DIR of its own, or run several replicas on ' +
+        'one PostgreSQL with DATABASE_URL.',
+    );
+    this.name = 'EmbeddedDatabaseLockedError';
+  }
+}
+
 interface Binaries {
   initdb: string;
   postgres: string;
@@ -272,9 +287,7 @@ async function clearEarlierServer(directory: string, logger: Logger): Promise<vo
     } catch {
       // Not ours to read: not this user's process.
     }
-    if (/node/.test(parentExe)) {
-      throw new Error(`${directory} is in use by the embedded PostgreSQL of another running process (pid ${parent})`);
-    }
+    if (/node/.test(parentExe)) throw new EmbeddedDatabaseLockedError(directory, parent);
   }
   logger.warn(`The embedded PostgreSQL of an earlier run (pid ${pid}) is still running: stopping it`);
   process.kill(pid, 'SIGINT');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AppConfig } from '@arrbiter/server/config';
 import { DataSourceOptions, EntitySchema, Logger, MixedList } from 'typeorm';
+import { runMigrationsLocked } from './advisory-locks';
 import { ArrbiterDataSource } from './arrbiter-data-source';
 import { startEmbeddedDatabase } from './embedded-database';
 import { EMBEDDED_DIRECTORY } from './embedded-postgres';
@@ -52,7 +53,7 @@ export async function openDataSource(config: AppConfig, options: OpenDataSourceO
   });
   try {
     await dataSource.initialize();
-    if (options.migrate) await dataSource.runMigrations({ transaction: 'each' });
+    if (options.migrate) await runMigrationsLocked(dataSource);
   } catch (error) {
     await dataSource.destroy();
     throw error;

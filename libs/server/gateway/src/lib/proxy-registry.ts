@@ -19,6 +19,8 @@ import { TemplatesService } from '@arrbiter/server/templates';
 export interface ServiceState {
   id: string;
   type: string;
+  /** The service's name (its `instanceName`), as metrics label it. */
+  name: string;
   /** `http://host:port`. */
   origin: string;
   /** The URL base (`/radarr`), or ''. */
@@ -93,6 +95,8 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   private compiled = new Map<string, Pick<ProxyState, 'allowlist' | 'extraRoutes'>>();
   private queue: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
+  /** Whether a full load has succeeded once (readiness). */
+  private loadedOnce = false;
 
   constructor(
     private readonly appRows: AppsService,
@@ -118,6 +122,10 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     return this.snapshot.apps.get(slug);
   }
 
+  get loaded(): boolean {
+    return this.loadedOnce;
+  }
+
   isUpstreamKey(digest: string): boolean {
     return this.snapshot.upstreamKeyDigests.has(digest);
   }
@@ -126,10 +134,12 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   reload(): Promise<void> {
     return this.enqueue(async () => {
       this.snapshot = await this.build();
+      this.loadedOnce = true;
     });
   }
 
-  private apply(change: Change): Promise<void> {
+  private apply(change: Change): Promise<void> | undefined {
+    if (change.topic === 'settings') return undefined;
     if (change.id && change.topic === 'proxies') return this.enqueue(() => this.updateProxy(change.id as string));
     if (change.id && change.topic === 'apps') return this.enqueue(() => this.updateApp(change.id as string));
     return this.reload();
@@ -256,6 +266,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       serviceStates.set(service.id, {
         id: service.id,
         type: service.type,
+        name: service.name,
         origin: url.origin,
         basePath: url.pathname.replace(/\/+$/, ''),
         upstreamKey,

@@ -3,9 +3,10 @@ import { HealthController } from './health.controller';
 import type { HealthService } from './health.service';
 
 /** A health service that says whether the database answers, and counts how often it was asked. */
-function health(answers: boolean) {
+function health(answers: boolean, loaded = true) {
   const service = {
     asked: 0,
+    stateLoaded: () => loaded,
     databaseAnswers: async () => {
       service.asked += 1;
       return answers;
@@ -28,6 +29,14 @@ describe(HealthController.name, () => {
       database: 'up',
     });
     expect(service.asked).toBe(1);
+  });
+
+  it('answers 503 to readiness until the proxy state is loaded and the change listener has connected', async () => {
+    const error = await new HealthController(health(true, false) as unknown as HealthService)
+      .ready()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableException);
+    expect((error as ServiceUnavailableException).message).toMatch(/proxy state is not loaded/);
   });
 
   it('answers 503 to readiness while the database does not answer', async () => {

@@ -15,10 +15,12 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database answers. */
+  /** Readiness: the database answers, and the proxy state is loaded and in step with other replicas. */
   @Get('ready')
   async ready(): Promise<HealthResponse> {
-    if (await this.health.databaseAnswers()) return { status: 'ok', database: 'up' };
-    throw new ServiceUnavailableException('The database does not answer');
+    if (!(await this.health.databaseAnswers())) throw new ServiceUnavailableException('The database does not answer');
+    if (!this.health.stateLoaded())
+      throw new ServiceUnavailableException('The proxy state is not loaded yet (or the change listener is connecting)');
+    return { status: 'ok', database: 'up' };
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { GatewayModule } from '@arrbiter/server/gateway';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-@Module({ controllers: [HealthController], providers: [HealthService] })
+@Module({ imports: [GatewayModule], controllers: [HealthController], providers: [HealthService] })
 export class HealthModule {}

@@ -1,11 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { ChangeRelay } from '@arrbiter/server/database';
+import { ProxyRegistry } from '@arrbiter/server/gateway';
+import { Metrics } from '@arrbiter/server/metrics';
 import { DataSource } from 'typeorm';
 
 const READY_TIMEOUT_MS = 2_000;
 
 @Injectable()
 export class HealthService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() private readonly registry: ProxyRegistry | null = null,
+    @Optional() private readonly relay: ChangeRelay | null = null,
+    @Optional() metrics: Metrics | null = null,
+  ) {
+    metrics?.probeDatabaseWith(() => this.databaseAnswers());
+  }
 
   /** Whether `SELECT 1` comes back within two seconds. */
   async databaseAnswers(): Promise<boolean> {
@@ -23,5 +33,14 @@ export class HealthService {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Whether the proxy state is loaded and in step with the other replicas: its first full load
+   * succeeded, and the change listener has connected (and, if that was after start-up, the full reload
+   * that follows has finished).
+   */
+  stateLoaded(): boolean {
+    return (this.registry?.loaded ?? true) && (this.relay?.ready ?? true);
   }
 }

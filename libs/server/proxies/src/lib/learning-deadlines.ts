@@ -24,7 +24,9 @@ export class LearningDeadlines implements OnApplicationBootstrap, OnApplicationS
     private readonly clock: Clock,
     changes: ChangeBus,
   ) {
-    this.unsubscribe = changes.subscribe((change) => (change.topic === 'proxies' ? this.plan() : undefined));
+    this.unsubscribe = changes.subscribe((change) =>
+      change.topic === 'proxies' || change.topic === 'all' ? this.plan() : undefined,
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {

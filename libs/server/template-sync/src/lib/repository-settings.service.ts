@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { BadRequestException, Injectable } from '@nestjs/common';
 import type { TemplateRepositorySettings, TemplateRepositoryStatus } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
+import { ChangeBus } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { Repository } from 'typeorm';
 import { SettingEntity } from './entities/setting.entity';
@@ -20,13 +21,12 @@ export type LastSync = NonNullable<TemplateRepositoryStatus['lastSync']>;
 /** Where templates are synced from (`GET/PUT /api/admin/v1/settings/template-repository`). */
 @Injectable()
 export class RepositorySettingsService {
-  private readonly listeners = new Set<() => void>();
-
   constructor(
     @InjectRepository(SettingEntity) private readonly settingRepository: Repository<SettingEntity>,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly config: AppConfig,
     private readonly audit: ChangesService,
+    private readonly changes: ChangeBus,
   ) {}
 
   /** The `setting` repository, inside the caller's transaction when there is one. */
@@ -71,7 +71,7 @@ export class RepositorySettingsService {
             : `Template repository set to ${value.url}${value.ref ? ` at ${value.ref}` : ''}${value.path ? `, folder ${value.path}` : ''}; ${value.intervalMinutes > 0 ? `synced every ${value.intervalMinutes} minutes` : 'synced on request only'}`,
       });
     });
-    for (const listener of this.listeners) listener();
+    await this.changes.publish('settings');
     return this.status();
   }
 
@@ -79,9 +79,10 @@ export class RepositorySettingsService {
     await this.settings.save({ key: LAST_SYNC_KEY, value: lastSync });
   }
 
-  /** Called after the settings change (the scheduler re-plans). */
+  /** Called after the settings change, on this replica or another (the scheduler re-plans). */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe((change) => {
+      if (change.topic === 'settings' || change.topic === 'all') listener();
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { ReplicaChanges1795481292383 } from './1795481292383-ReplicaChanges';
 import { ProxyLimitsAndScrubbing1795480245109 } from './1795480245109-ProxyLimitsAndScrubbing';
 import { AppsByName1795469092158 } from './1795469092158-AppsByName';
 import { TemplateRepositorySettings1795276983424 } from './1795276983424-TemplateRepositorySettings';
@@ -14,4 +15,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   TemplateRepositorySettings1795276983424,
   AppsByName1795469092158,
   ProxyLimitsAndScrubbing1795480245109,
+  ReplicaChanges1795481292383,
 ];
