@@ -2,6 +2,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
+import { FIRST_ADMIN_LOCK } from '@arrbiter/server/database';
 import { DataSource, Repository } from 'typeorm';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
@@ -39,13 +40,23 @@ export class AdminUsersService implements OnApplicationBootstrap {
   /**
    * Creates the first administrator when there is none: from ADMIN_USERNAME/ADMIN_PASSWORD, or
    * `admin` with a generated password printed once to the log. Never changes an existing admin.
+   * Replicas starting together take turns (an advisory lock held by the transaction): one creates it,
+   * the others find it.
    */
   async ensureFirstAdmin(): Promise<void> {
     if ((await this.users.count()) > 0) return;
     const username = (this.config.adminUsername ?? 'admin').toLowerCase();
     const generated = this.config.adminPassword === undefined;
     const password = this.config.adminPassword ?? generatePassword();
-    await this.users.insert({ username, passwordHash: await this.hasher.hash(password) });
+    const passwordHash = await this.hasher.hash(password);
+    const created = await this.users.manager.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [FIRST_ADMIN_LOCK]);
+      const users = manager.withRepository(this.users);
+      if ((await users.count()) > 0) return false;
+      await users.insert({ username, passwordHash });
+      return true;
+    });
+    if (!created) return;
     if (generated) {
       // The one place a password is logged, by design: the operator has no other way to learn it.
       this.logger.warn(

@@ -1,4 +1,5 @@
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
+import { SignInThrottleEntity } from './entities/sign-in-throttle.entity';
 
-export const AUTH_ENTITIES = [AdminUserEntity, AdminSessionEntity];
+export const AUTH_ENTITIES = [AdminUserEntity, AdminSessionEntity, SignInThrottleEntity];

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { Metrics } from '@arrbiter/server/metrics';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AUTH_ENTITIES } from './auth-entities';
 import { AdminUsersService } from './admin-users.service';
 import { AuthController } from './auth.controller';
@@ -22,7 +24,12 @@ import { LocalStrategy } from './strategies/local.strategy';
     AdminUsersService,
     PasswordHasher,
     SessionsService,
-    SignInThrottle,
+    {
+      provide: SignInThrottle,
+      useFactory: (dataSource: DataSource, metrics: Metrics | undefined) =>
+        SignInThrottle.sharedThrough(dataSource, metrics ?? null),
+      inject: [DataSource, { token: Metrics, optional: true }],
+    },
     LocalStrategy,
     OriginGuard,
     SessionGuard,

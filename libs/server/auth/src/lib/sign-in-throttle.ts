@@ -1,12 +1,23 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
 import { RetryAfterException } from '@arrbiter/server/http';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Metrics } from '@arrbiter/server/metrics';
+import {
+  type IRateLimiterOptions,
+  RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { DataSource } from 'typeorm';
 
 const WINDOW_SECONDS = 15 * 60;
 
 /** Failed sign-ins allowed per (username, client address), then per client address, per window. */
 export const FAILURES_PER_USER_AND_ADDRESS = 5;
 export const FAILURES_PER_ADDRESS = 30;
+
+/** The table the PostgreSQL store keeps its counters in (`SignInThrottleEntity`, created by the migrations). */
+export const SIGN_IN_THROTTLE_TABLE = 'sign_in_throttle';
 
 export class TooManySignInsException extends RetryAfterException {
   constructor(retryAfterSeconds: number) {
@@ -18,25 +29,58 @@ export class TooManySignInsException extends RetryAfterException {
   }
 }
 
+const PER_USER: IRateLimiterOptions = {
+  keyPrefix: 'sign-in-user',
+  points: FAILURES_PER_USER_AND_ADDRESS,
+  duration: WINDOW_SECONDS,
+  blockDuration: WINDOW_SECONDS,
+};
+const PER_ADDRESS: IRateLimiterOptions = {
+  keyPrefix: 'sign-in-address',
+  points: FAILURES_PER_ADDRESS,
+  duration: WINDOW_SECONDS,
+  blockDuration: WINDOW_SECONDS,
+};
+
+interface Limiters {
+  perUser: RateLimiterAbstract;
+  perAddress: RateLimiterAbstract;
+}
+
 /**
  * Throttles failed sign-ins per username and client address (and per address across usernames).
  * Every attempt takes its point before the password is checked (an atomic `consume`), so concurrent
  * attempts cannot all pass a check made before any of them has failed; a success gives it back.
+ *
+ * The server keeps the counters in PostgreSQL (`sharedThrough`), so that replicas share them: N
+ * replicas allow what one allows, not N times as much. The store's one statement per `consume` is an
+ * atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING`; the embedded database runs the same SQL.
  */
-@Injectable()
 export class SignInThrottle {
-  private readonly perUser = new RateLimiterMemory({
-    keyPrefix: 'sign-in-user',
-    points: FAILURES_PER_USER_AND_ADDRESS,
-    duration: WINDOW_SECONDS,
-    blockDuration: WINDOW_SECONDS,
-  });
-  private readonly perAddress = new RateLimiterMemory({
-    keyPrefix: 'sign-in-address',
-    points: FAILURES_PER_ADDRESS,
-    duration: WINDOW_SECONDS,
-    blockDuration: WINDOW_SECONDS,
-  });
+  constructor(
+    private readonly limiters: Limiters = {
+      perUser: new RateLimiterMemory(PER_USER),
+      perAddress: new RateLimiterMemory(PER_ADDRESS),
+    },
+    private readonly metrics: Metrics | null = null,
+  ) {}
+
+  /**
+   * Counters in the `sign_in_throttle` table, through the DataSource's pool (TypeORM's `pg` pool).
+   * Should the database fail, each replica falls back to counting in memory until it answers again.
+   */
+  static sharedThrough(dataSource: DataSource, metrics: Metrics | null = null): SignInThrottle {
+    const shared = (options: IRateLimiterOptions) =>
+      new RateLimiterPostgres({
+        ...options,
+        storeClient: dataSource,
+        storeType: 'typeorm',
+        tableName: SIGN_IN_THROTTLE_TABLE,
+        tableCreated: true,
+        insuranceLimiter: new RateLimiterMemory(options),
+      });
+    return new SignInThrottle({ perUser: shared(PER_USER), perAddress: shared(PER_ADDRESS) }, metrics);
+  }
 
   /**
    * Runs `verify` (the password check) as one sign-in attempt of this username from this address:
@@ -45,24 +89,33 @@ export class SignInThrottle {
    * address its attempt back.
    */
   async attempt<T>(username: string, address: string, verify: () => Promise<T>): Promise<T> {
+    const { perUser, perAddress } = this.limiters;
     const userKey = this.userKey(username, address);
-    await this.take(this.perUser, userKey);
+    await this.take(perUser, userKey);
     try {
-      await this.take(this.perAddress, address);
+      await this.take(perAddress, address);
     } catch (error) {
-      await this.perUser.reward(userKey, 1);
+      await perUser.reward(userKey, 1);
       throw error;
     }
-    const result = await verify();
-    await Promise.all([this.perUser.delete(userKey), this.perAddress.reward(address, 1)]);
+    let result: T;
+    try {
+      result = await verify();
+    } catch (error) {
+      this.metrics?.signIns.inc({ result: 'failure' });
+      throw error;
+    }
+    this.metrics?.signIns.inc({ result: 'success' });
+    await Promise.all([perUser.delete(userKey), perAddress.reward(address, 1)]);
     return result;
   }
 
-  private async take(limiter: RateLimiterMemory, key: string): Promise<void> {
+  private async take(limiter: RateLimiterAbstract, key: string): Promise<void> {
     try {
       await limiter.consume(key, 1);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
+        this.metrics?.signIns.inc({ result: 'throttled' });
         throw new TooManySignInsException(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
       }
       throw rejection;
