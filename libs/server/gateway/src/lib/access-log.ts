@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { AccessLogFields } from './proxy-context';
+import { ProxyMetering } from './proxy-metering';
 
 /**
  * One structured line per proxy request, written when the response ends: method, canonical path (never
@@ -12,6 +13,9 @@ import type { AccessLogFields } from './proxy-context';
 @Injectable()
 export class AccessLog {
   private logger?: Logger;
+
+  /** `null` unless METRICS_PORT is set: then each line also feeds the metrics. */
+  constructor(@Optional() @Inject(ProxyMetering) private readonly metering: ProxyMetering | null = null) {}
 
   /**
    * The root logger without its redaction: the line is built from the fields above, which hold no
@@ -32,6 +36,7 @@ export class AccessLog {
       const status = response.statusCode;
       const responseTime = Math.round((performance.now() - started) * 10) / 10;
       if (fields.outcome === 'forwarded') fields.upstreamMs ??= responseTime;
+      this.metering?.record(request, fields, status, responseTime);
       const line = {
         proxy: fields,
         status: response.writableFinished ? status : 'aborted',

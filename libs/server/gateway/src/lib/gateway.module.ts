@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppsModule } from '@arrbiter/server/apps';
 import { CatalogModule } from '@arrbiter/server/catalog';
+import { Metrics } from '@arrbiter/server/metrics';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
@@ -13,6 +14,7 @@ import { RateLimiter } from './rate-limiter';
 import { ProxyExceptionFilter } from './proxy-exception.filter';
 import { ProxyGateway } from './proxy-gateway';
 import { ProxyKeyGuard } from './proxy-key.guard';
+import { ProxyMetering } from './proxy-metering';
 import { ProxyRegistry } from './proxy-registry';
 import { ProxyHandler } from './proxy.handler';
 import { UpstreamForwarder } from './upstream-forwarder';
@@ -21,6 +23,12 @@ import { UpstreamForwarder } from './upstream-forwarder';
 @Module({
   imports: [AppsModule, CatalogModule, TemplatesModule, WarningsModule, ProxiesModule, ServicesModule],
   providers: [
+    // null with metrics off (no METRICS_PORT): the access line then skips them.
+    {
+      provide: ProxyMetering,
+      useFactory: (metrics: Metrics | undefined) => (metrics ? new ProxyMetering(metrics) : null),
+      inject: [{ token: Metrics, optional: true }],
+    },
     AccessLog,
     ProxyRegistry,
     ProxyAccess,

@@ -48,6 +48,11 @@ export function setProxyCall(request: ProxyRequest, call: ProxyCall): void {
   request[CALL] = call;
 }
 
+/** The call the guard put on the request, if it did (not on a call it refused). */
+export function peekProxyCall(request: ProxyRequest): ProxyCall | undefined {
+  return request[CALL];
+}
+
 /** The call the guard put on the request; an error when the pipeline was bypassed. */
 export function proxyCallOf(request: ProxyRequest): ProxyCall {
   const call = request[CALL];

@@ -98,6 +98,7 @@ function serviceAt(origin: string, basePath = '/radarr', revision = 'r1'): Servi
   return {
     id: 'svc-1',
     type: 'radarr',
+    name: 'Radarr',
     origin,
     basePath,
     upstreamKey: UPSTREAM_KEY,

@@ -1,0 +1,55 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { Metrics, ProxyMeter, ProxyOutcome } from '@arrbiter/server/metrics';
+import { type AccessLogFields, peekProxyCall } from './proxy-context';
+import type { ProxyState } from './proxy-registry';
+
+const COUNTED = Symbol('arrbiter.countedBytes');
+type CountedSocket = Socket & { [COUNTED]?: { read: number; written: number } };
+
+/**
+ * The proxy route's metrics (issue 16), fed once per call when its access line is written. Exists only
+ * when `METRICS_PORT` is set: the gateway module provides `null` otherwise, and `AccessLog` skips it.
+ *
+ * Each proxy state gets its `ProxyMeter` (children bound to its app and service) on its first call;
+ * a reload makes new states, and so new meters. An unauthorized call counts under `app=""`, since the
+ * slug there is the caller's word.
+ */
+export class ProxyMetering {
+  private readonly meters = new WeakMap<ProxyState, ProxyMeter>();
+  private readonly unauthorized: ProxyMeter;
+
+  constructor(private readonly metrics: Metrics) {
+    this.unauthorized = metrics.proxyMeter('', '');
+  }
+
+  record(request: IncomingMessage, fields: AccessLogFields, status: number, milliseconds: number): void {
+    const proxy = peekProxyCall(request)?.proxy;
+    let meter = this.unauthorized;
+    if (proxy !== undefined) {
+      const bound = this.meters.get(proxy);
+      if (bound === undefined) {
+        meter = this.metrics.proxyMeter(proxy.appSlug, proxy.service.name);
+        this.meters.set(proxy, meter);
+      } else meter = bound;
+    }
+    const forwarded = fields.outcome === 'forwarded';
+    const outcome: ProxyOutcome = forwarded && fields.learned ? 'learned' : fields.outcome;
+    // Bytes since the last call on this connection (keep-alive connections carry many calls).
+    const socket = request.socket as CountedSocket;
+    const counted = (socket[COUNTED] ??= { read: 0, written: 0 });
+    const read = socket.bytesRead;
+    const written = socket.bytesWritten;
+    meter.record(
+      request.method ?? 'GET',
+      outcome,
+      status,
+      milliseconds / 1000,
+      forwarded && fields.upstreamMs !== undefined ? fields.upstreamMs / 1000 : -1,
+      read - counted.read,
+      written - counted.written,
+    );
+    counted.read = read;
+    counted.written = written;
+  }
+}
