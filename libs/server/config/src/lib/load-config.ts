@@ -312,7 +312,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     problems.push('DATABASE_LISTEN_URL is set without DATABASE_URL: the embedded database serves one process only');
   }
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === (env.PORT ?? 8080)) {
-    problems.push(`METRICS_PORT must differ from PORT (${env.METRICS_PORT}): metrics are served on a port of their own`);
+    problems.push(
+      `METRICS_PORT must differ from PORT (${env.METRICS_PORT}): metrics are served on a port of their own`,
+    );
   }
 
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);

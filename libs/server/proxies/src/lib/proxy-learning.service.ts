@@ -6,7 +6,7 @@ import { Clock } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
 import { SYSTEM_ACTOR } from '@arrbiter/server/history';
 import { learningDeadlineProblem } from '@arrbiter/server/permissions';
-import { LessThanOrEqual } from 'typeorm';
+import { In } from 'typeorm';
 import { toProxyDto } from './proxies.service';
 import { ProxyContext, ProxyStore } from './proxy-store';
 
@@ -58,25 +58,32 @@ export class ProxyLearningService {
     return row?.next ? new Date(row.next) : null;
   }
 
-  /** Ends learning mode on every proxy whose deadline has passed; each end is a recent change. */
+  /**
+   * Ends learning mode on every proxy whose deadline has passed; each end is a recent change. One
+   * conditional `UPDATE … RETURNING` ends them: of replicas doing this at once, only the one whose
+   * statement changed a row records its end (the others' statements wait for its row lock, then
+   * match nothing).
+   */
   async endExpired(): Promise<string[]> {
     const ended = await this.txHost.withTransaction(async () => {
-      const due = await this.store.repository.find({
-        where: { learningUntil: LessThanOrEqual(this.clock.date()) },
-        lock: { mode: 'pessimistic_write' },
-      });
-      for (const proxy of due) {
-        const deadline = proxy.learningUntil?.toISOString() ?? '';
-        proxy.learningUntil = null;
-        await this.store.repository.save(proxy);
+      const [rows] = (await this.store.repository.query(
+        `UPDATE "proxy" AS p SET "learning_until" = NULL, "updated_at" = now() FROM "proxy" AS before
+         WHERE before."id" = p."id" AND p."learning_until" <= $1 RETURNING p."id", before."learning_until" AS "deadline"`,
+        [this.clock.date()],
+      )) as [{ id: string; deadline: Date | string }[], number];
+      if (rows.length === 0) return [];
+      const proxies = await this.store.repository.findBy({ id: In(rows.map((row) => row.id)) });
+      for (const { id, deadline } of rows) {
+        const proxy = proxies.find((candidate) => candidate.id === id);
+        if (!proxy) continue;
         await this.store.record(
           SYSTEM_ACTOR,
           'proxy.learning-ended',
           { proxy, ...(await this.store.around(proxy)) },
-          `Learning mode ended at its deadline (${deadline})`,
+          `Learning mode ended at its deadline (${new Date(deadline).toISOString()})`,
         );
       }
-      return due.map((proxy) => proxy.id);
+      return rows.map((row) => row.id);
     });
     for (const id of ended) await this.changes.publish('proxies', id);
     return ended;

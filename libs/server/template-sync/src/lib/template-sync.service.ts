@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { BadGatewayException, BadRequestException, ConflictException, Injectable, Logger } from '@nestjs/common';
+import {
+  BadGatewayException,
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import type {
   AllowlistMap,
   TemplateBlockChange,
@@ -13,6 +20,7 @@ import { AppsService } from '@arrbiter/server/apps';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
+import { Metrics } from '@arrbiter/server/metrics';
 import { diffGrants, effectiveAllowlist, summarize } from '@arrbiter/server/permissions';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { ServicesService } from '@arrbiter/server/services';
@@ -92,15 +100,26 @@ export class TemplateSyncService {
     private readonly audit: ChangesService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    @Optional() private readonly metrics: Metrics | null = null,
   ) {}
 
+  /** A sync (not a dry run) counts in `arrbiter_template_sync_total`: `skipped` when another was running. */
   async sync(options: { dryRun: boolean; actor: string }): Promise<TemplateSyncReport> {
-    if (this.running) throw new ConflictException('A template sync is already running: try again when it has finished');
-    this.running = true;
     try {
-      return await this.run(options);
-    } finally {
-      this.running = false;
+      if (this.running)
+        throw new ConflictException('A template sync is already running: try again when it has finished');
+      this.running = true;
+      try {
+        const report = await this.run(options);
+        if (!options.dryRun) this.metrics?.templateSyncs.inc({ result: 'success' });
+        return report;
+      } finally {
+        this.running = false;
+      }
+    } catch (error) {
+      if (!options.dryRun)
+        this.metrics?.templateSyncs.inc({ result: error instanceof ConflictException ? 'skipped' : 'failure' });
+      throw error;
     }
   }
 
