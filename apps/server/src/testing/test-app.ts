@@ -33,9 +33,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole server (production pipeline) on a fresh database, ready for supertest. */
-export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * The whole server (production pipeline) on a fresh database, ready for supertest; or on `shared`,
+ * a database other instances use too (which `close()` then leaves in place).
+ */
+export async function startTestApp(env: NodeJS.ProcessEnv = {}, shared?: TestDatabase): Promise<TestApp> {
+  const database = shared ?? (await createTestDatabase());
+  const dropDatabase = () => (shared ? Promise.resolve() : database.drop());
   const config = loadConfig({
     ADMIN_USERNAME: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
@@ -52,7 +56,7 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
     app = await createApp(config, { logDestination: { write: (line: string) => logs.push(line) }, clock });
     await app.init();
   } catch (error) {
-    await database.drop();
+    await dropDatabase();
     throw error;
   }
   const http = request(app.getHttpServer());
@@ -93,7 +97,7 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp
       try {
         await app.close();
       } finally {
-        await database.drop();
+        await dropDatabase();
       }
     },
   };

@@ -1,2 +1,3 @@
 export * from './lib/test-database';
 export * from './lib/git-http-server';
+export * from './lib/prometheus-text';

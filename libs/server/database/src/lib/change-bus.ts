@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Metrics, ReloadKind } from '@arrbiter/server/metrics';
 
 /**
@@ -37,7 +37,7 @@ export class ChangeBus {
   private readonly listeners = new Set<Listener>();
   private sender?: ChangeSender;
 
-  constructor(@Optional() private readonly metrics: Metrics | null = null) {}
+  constructor(@Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null) {}
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);

@@ -78,7 +78,7 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
   readonly applicationName = `arrbiter-listener-${this.instance}`;
   readonly enabled: boolean;
   private client?: Client;
-  private connected = false;
+  private listening = false;
   private synced: boolean;
   private stopped = false;
   private attempt = 0;
@@ -93,11 +93,16 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
     private readonly config: AppConfig,
     @Inject(DataSource) private readonly dataSource: DataSource,
     private readonly bus: ChangeBus,
-    @Optional() private readonly metrics: Metrics | null = null,
+    @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
   ) {
     this.enabled = config.databaseUrl !== undefined;
     this.synced = !this.enabled;
     if (this.enabled) bus.sendWith(this);
+  }
+
+  /** Whether the listener is connected now (LISTENing). */
+  get connected(): boolean {
+    return this.listening;
   }
 
   /**
@@ -171,7 +176,7 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
       this.logger.warn(`The change listener could not connect: ${(error as Error).message}`);
       return false;
     }
-    this.connected = true;
+    this.listening = true;
     this.attempt = 0;
     this.metrics?.listenerConnected.set(1);
     this.logger.log(`Listening for other replicas' changes as ${this.applicationName}`);
@@ -188,7 +193,7 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
   private lost(client: Client, reason: string): void {
     if (this.client !== client || this.stopped) return;
     this.client = undefined;
-    this.connected = false;
+    this.listening = false;
     this.metrics?.listenerConnected.set(0);
     client.removeAllListeners();
     client.on('error', () => undefined);
@@ -251,7 +256,7 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
    */
   private async check(): Promise<void> {
     const client = this.client;
-    if (!client || !this.connected || this.stopped) return;
+    if (!client || !this.listening || this.stopped) return;
     let last: number;
     try {
       last = await this.lastValue(client);
@@ -270,7 +275,7 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
   private async drop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    this.connected = false;
+    this.listening = false;
     if (!client) return;
     client.removeAllListeners();
     client.on('error', () => undefined);

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ChangeRelay } from '@arrbiter/server/database';
 import { ProxyRegistry } from '@arrbiter/server/gateway';
 import { Metrics } from '@arrbiter/server/metrics';
@@ -10,9 +10,9 @@ const READY_TIMEOUT_MS = 2_000;
 export class HealthService {
   constructor(
     private readonly dataSource: DataSource,
-    @Optional() private readonly registry: ProxyRegistry | null = null,
-    @Optional() private readonly relay: ChangeRelay | null = null,
-    @Optional() metrics: Metrics | null = null,
+    @Optional() @Inject(ProxyRegistry) private readonly registry: ProxyRegistry | null = null,
+    @Optional() @Inject(ChangeRelay) private readonly relay: ChangeRelay | null = null,
+    @Optional() @Inject(Metrics) metrics: Metrics | null = null,
   ) {
     metrics?.probeDatabaseWith(() => this.databaseAnswers());
   }

@@ -5,6 +5,7 @@ import {
   BadGatewayException,
   BadRequestException,
   ConflictException,
+  Inject,
   Injectable,
   Logger,
   Optional,
@@ -100,7 +101,7 @@ export class TemplateSyncService {
     private readonly audit: ChangesService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    @Optional() private readonly metrics: Metrics | null = null,
+    @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
   ) {}
 
   /** A sync (not a dry run) counts in `arrbiter_template_sync_total`: `skipped` when another was running. */
