@@ -20,11 +20,12 @@ function fail(lineNumber: number, line: string, why: string): never {
   throw new Error(`Prometheus text format, line ${lineNumber}: ${why}: ${JSON.stringify(line)}`);
 }
 
-function parseValue(text: string): number {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return Number.NaN - 1;
+/** A value as Prometheus reads it (Go's `ParseFloat`: `NaN` and `Inf` in any case; prom-client writes `Nan`). */
+function parseValue(text: string): number | undefined {
+  if (/^[+]?inf(inity)?$/i.test(text)) return Number.POSITIVE_INFINITY;
+  if (/^-inf(inity)?$/i.test(text)) return Number.NEGATIVE_INFINITY;
+  if (/^nan$/i.test(text)) return Number.NaN;
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return undefined;
   return Number(text);
 }
 
@@ -109,7 +110,7 @@ export function parsePrometheusText(text: string): Map<string, PrometheusFamily>
     if (tail[0] !== '' || tail.length < 2 || tail.length > 3)
       fail(n, line, 'expected one space, a value and maybe a timestamp');
     const value = parseValue(tail[1]);
-    if (Number.isNaN(value) && tail[1] !== 'NaN') fail(n, line, 'bad value');
+    if (value === undefined) fail(n, line, 'bad value');
     if (tail[2] !== undefined && !/^-?\d+$/.test(tail[2])) fail(n, line, 'bad timestamp');
     if (!current || !belongs(current, name)) fail(n, line, 'a sample outside its family (no TYPE before it)');
     current.samples.push({ name, labels, value });
@@ -131,7 +132,9 @@ function checkHistogram(family: PrometheusFamily): void {
     series.set(keyOf(sample.labels), entry);
     if (sample.name.endsWith('_bucket')) {
       if (sample.labels['le'] === undefined) throw new Error(`${family.name}: a bucket without le`);
-      entry.buckets.push([parseValue(sample.labels['le']), sample.value]);
+      const le = parseValue(sample.labels['le']);
+      if (le === undefined || Number.isNaN(le)) throw new Error(`${family.name}: a bad le`);
+      entry.buckets.push([le, sample.value]);
     } else if (sample.name.endsWith('_count')) entry.count = sample.value;
   }
   for (const [key, { buckets, count }] of series) {
