@@ -13,6 +13,10 @@
  * `--only memory` runs that scenario alone (a minute or so); `--memory-calls N` sets the call count.
  * `--only throughput` runs the interleaved throughput cells alone, without the scenarios (for A/B runs
  * and profiles).
+ *
+ * The replicas scenario (issue 16, `--only replicas`) starts two Arrbiter processes on one fresh
+ * PostgreSQL database (on `DATABASE_URL`'s server, else an embedded PostgreSQL server of its own) and
+ * measures how long a change made through one takes to be enforced by the other.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +41,8 @@ import {
 import { radarrDescription, seed, SeededApp, SHARED } from './seed';
 import { MemorySample, sampleMemory, samplePeak } from './memory';
 import { cleanupWrk, wrk } from './wrk';
+import { Convergence, replicasScenario } from './replicas';
+import { startEmbeddedDatabase } from '@arrbiter/server/database';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,11 +56,13 @@ const { values: args } = parseArgs({
     'memory-calls': { type: 'string' },
   },
 });
-if (args.only !== undefined && args.only !== 'memory' && args.only !== 'throughput')
-  throw new Error(`--only ${args.only}: what runs alone is "memory" or "throughput"`);
+const ALONE = ['memory', 'throughput', 'replicas'];
+if (args.only !== undefined && !ALONE.includes(args.only))
+  throw new Error(`--only ${args.only}: what runs alone is "memory", "throughput" or "replicas"`);
 const ONLY_MEMORY = args.only === 'memory';
 /** The throughput cells alone, without the scenarios (a minute or two): for A/B runs and profiles. */
 const ONLY_THROUGHPUT = args.only === 'throughput';
+const ONLY_REPLICAS = args.only === 'replicas';
 const SMOKE = args.smoke;
 const DURATION = Number(args.duration ?? (SMOKE ? 1 : 5));
 const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 3));
@@ -641,7 +649,7 @@ function build(): string {
 function writeReport(report: string): void {
   console.log(report);
   mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
-  const name = `bench${ONLY_MEMORY ? '-memory' : ''}${SMOKE ? '-smoke' : ''}.md`;
+  const name = `bench${ONLY_MEMORY ? '-memory' : ''}${ONLY_REPLICAS ? '-replicas' : ''}${SMOKE ? '-smoke' : ''}.md`;
   writeFileSync(join(ROOT, 'artifacts', name), `${report}\n`);
 }
 
@@ -684,11 +692,98 @@ async function memoryOnly(): Promise<void> {
   }
 }
 
+/** `--only replicas`: two Arrbiter processes on one fresh database, and the time a change takes to cross. */
+async function replicasOnly(): Promise<void> {
+  const upstreamKey = randomBytes(16).toString('hex');
+  log(`Starting upstream and two Arrbiter replicas on one database (${APPS} apps)…`);
+  const upstream = await startUpstream(upstreamKey);
+  const children: Child[] = [];
+  const serverDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-pg-'));
+  scratch.add(serverDir);
+  // On DATABASE_URL's server a fresh database; else an embedded PostgreSQL server of the bench's own.
+  const embedded = process.env['DATABASE_URL'] ? undefined : await startEmbeddedDatabase(serverDir);
+  const serverUrl = embedded
+    ? `postgres://${embedded.connection.username}:${encodeURIComponent(embedded.connection.password)}@${embedded.connection.host}:${embedded.connection.port}/postgres`
+    : (process.env['DATABASE_URL'] as string);
+  const database = await freshDatabase(serverUrl);
+  try {
+    const env = (dir: string): NodeJS.ProcessEnv => ({
+      DATA_DIR: dir,
+      SECRET_KEY,
+      OPENAPI_SOURCES: 'none',
+      TEMPLATE_REPOSITORY: 'none',
+      ...ADMIN,
+      DATABASE_URL: database.url,
+    });
+    const dirs = [0, 1].map(() => {
+      const dir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-'));
+      scratch.add(dir);
+      return dir;
+    });
+    const seeded = await seed(env(dirs[0]), upstream.url, upstreamKey, APPS);
+    const replicas = [];
+    for (const [i, dir] of dirs.entries()) {
+      const { child } = await startArrbiter(`replica ${'AB'[i]}`, env(dir), join(dir, 'arrbiter.log'));
+      children.push(child);
+      const target = { name: child.name, child, apps: seeded.apps, logFile: '', cleanup: async () => undefined };
+      replicas.push({ child, admin: await signIn(target) });
+    }
+    const rounds = SMOKE ? 2 : 6;
+    const result = await replicasScenario(replicas[0], replicas[1], seeded.apps, database.url, rounds);
+    writeReport(
+      [
+        `Arrbiter benchmark, replicas scenario only — ${machine()}`,
+        build(),
+        `Two replicas on one fresh PostgreSQL database (${embedded ? 'an embedded PostgreSQL server started by the bench' : "DATABASE_URL's server"}), ${APPS} apps; ${rounds} rounds; each figure from the admin call on one replica to the first request the other answers accordingly (requests one after another).`,
+        '',
+        ...convergenceLines(result),
+        '',
+        targetsHeading(),
+        '',
+        verdictTable(convergenceChecks(result)),
+      ].join('\n'),
+    );
+  } finally {
+    for (const child of children) await child.stop().catch(() => undefined);
+    await database.drop().catch((error: unknown) => log(`Could not drop the database: ${String(error)}`));
+    await embedded?.stop();
+    await upstream.stop();
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function convergenceLines(result: Convergence): string[] {
+  const row = (what: string, times: number[]) =>
+    `| ${what} | ${times.length} | ${median(times).toFixed(1)} | ${Math.max(...times).toFixed(1)} |`;
+  return [
+    '| change (made on → enforced by) | changes | median ms | max ms |',
+    '|---|---:|---:|---:|',
+    row('allowlist change (A → B)', result.allowlist),
+    row('key rotation (A → B, old key refused)', result.rotation),
+    row('deactivation (B → A)', result.deactivation),
+    row('allowlist change during a listener outage (A → B, after reconnect and full reload)', result.afterOutage),
+  ];
+}
+
+function convergenceChecks(result: Convergence): [string, string, boolean][] {
+  const worst = Math.max(...result.allowlist, ...result.rotation, ...result.deactivation);
+  const outage = Math.max(...result.afterOutage);
+  return [
+    ['a change crosses to the other replica within 1 s (worst case)', `${worst.toFixed(1)} ms`, worst <= 1000],
+    [
+      'a change during a listener outage converges (back-off 0.5 s + reload; no target)',
+      `${outage.toFixed(1)} ms`,
+      true,
+    ],
+  ];
+}
+
 async function main(): Promise<void> {
   if (!existsSync(SERVER_MAIN)) throw new Error('No production build: run `npm run build` first');
   if (Number(process.versions.node.split('.')[0]) < 24)
     throw new Error(`Node.js 24 is required (this is ${process.version})`);
   if (ONLY_MEMORY) return memoryOnly();
+  if (ONLY_REPLICAS) return replicasOnly();
   const upstreamKey = randomBytes(16).toString('hex');
   const passthroughPort = await freePort();
   log(`Starting upstream, passthrough and Arrbiter (${APPS} apps)…`);
