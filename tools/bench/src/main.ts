@@ -43,6 +43,7 @@ import { MemorySample, sampleMemory, samplePeak } from './memory';
 import { cleanupWrk, wrk } from './wrk';
 import { Convergence, replicasScenario } from './replicas';
 import { startEmbeddedDatabase } from '@arrbiter/server/database';
+import { Logger } from '@nestjs/common';
 
 const { values: args } = parseArgs({
   options: {
@@ -700,7 +701,9 @@ async function replicasOnly(): Promise<void> {
   const children: Child[] = [];
   const serverDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-pg-'));
   scratch.add(serverDir);
-  // On DATABASE_URL's server a fresh database; else an embedded PostgreSQL server of the bench's own.
+  // On DATABASE_URL's server a fresh database; else an embedded PostgreSQL server of the bench's own
+  // (its server log at debug level stays out of the report).
+  Logger.overrideLogger(['warn', 'error']);
   const embedded = process.env['DATABASE_URL'] ? undefined : await startEmbeddedDatabase(serverDir);
   const serverUrl = embedded
     ? `postgres://${embedded.connection.username}:${encodeURIComponent(embedded.connection.password)}@${embedded.connection.host}:${embedded.connection.port}/postgres`
