@@ -59,10 +59,20 @@ describe('metrics (METRICS_PORT)', () => {
     await admin.delete(`/api/admin/v1/proxies/${setup.proxy.id}/learning`).expect(200);
     await setup.upstream.stop();
     await call('/api/v3/movie').expect(502);
+    // One call a minute: the first goes (and fails upstream), the second is refused by the limit.
+    await admin
+      .put(`/api/admin/v1/proxies/${setup.proxy.id}/config`, {
+        overrides: OVERRIDES,
+        active: true,
+        rateLimit: { perMinute: 1, burst: 1 },
+      })
+      .expect(200);
+    await call('/api/v3/movie').expect(502);
+    await call('/api/v3/movie').expect(429);
 
     // Counted when each response closes, just after it was answered.
     let metrics = await scrape();
-    for (let i = 0; i < 100 && sumOf(metrics, 'arrbiter_proxy_requests_total') < 14; i += 1) {
+    for (let i = 0; i < 100 && sumOf(metrics, 'arrbiter_proxy_requests_total') < 16; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       metrics = await scrape();
     }
@@ -75,6 +85,7 @@ describe('metrics (METRICS_PORT)', () => {
       unauthorized: requests({ outcome: 'unauthorized' }),
       'upstream-timeout': requests({ outcome: 'upstream-timeout' }),
       'upstream-unreachable': requests({ outcome: 'upstream-unreachable' }),
+      'rate-limited': requests({ outcome: 'rate-limited' }),
     }).toEqual({
       forwarded: 4,
       learned: 1,
@@ -82,7 +93,8 @@ describe('metrics (METRICS_PORT)', () => {
       'bad-path': 1,
       unauthorized: 3,
       'upstream-timeout': 1,
-      'upstream-unreachable': 1,
+      'upstream-unreachable': 2,
+      'rate-limited': 1,
     });
     const service = setup.service.name;
     expect(requests({ app: 'metered', service, method: 'GET', outcome: 'forwarded', code: '200' })).toBe(3);
@@ -91,7 +103,8 @@ describe('metrics (METRICS_PORT)', () => {
     expect(requests({ app: '', service: '', outcome: 'unauthorized', code: '401' })).toBe(2);
     expect(requests({ app: '', service: '', outcome: 'unauthorized', code: '404' })).toBe(1);
     expect(requests({ code: '504' })).toBe(1);
-    expect(requests({ code: '502' })).toBe(1);
+    expect(requests({ code: '502' })).toBe(2);
+    expect(requests({ app: 'metered', service, outcome: 'rate-limited', code: '429' })).toBe(1);
 
     // Each call is timed once, by outcome; the upstream's time for each call it answered.
     const duration = (outcome: string) =>

@@ -26,8 +26,9 @@ import { UpstreamForwarder } from './upstream-forwarder';
     // null with metrics off (no METRICS_PORT): the access line then skips them.
     {
       provide: ProxyMetering,
-      useFactory: (metrics: Metrics | undefined) => (metrics ? new ProxyMetering(metrics) : null),
-      inject: [{ token: Metrics, optional: true }],
+      useFactory: (metrics: Metrics | undefined, registry: ProxyRegistry) =>
+        metrics ? new ProxyMetering(metrics, registry) : null,
+      inject: [{ token: Metrics, optional: true }, ProxyRegistry],
     },
     AccessLog,
     ProxyRegistry,

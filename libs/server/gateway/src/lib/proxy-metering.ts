@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { Metrics, ProxyMeter, ProxyOutcome } from '@arrbiter/server/metrics';
 import { type AccessLogFields, peekProxyCall } from './proxy-context';
-import type { ProxyState } from './proxy-registry';
+import type { ProxyRegistry, ProxyState } from './proxy-registry';
 
 const COUNTED = Symbol('arrbiter.countedBytes');
 type CountedSocket = Socket & { [COUNTED]?: { read: number; written: number } };
@@ -19,12 +19,15 @@ export class ProxyMetering {
   private readonly meters = new WeakMap<ProxyState, ProxyMeter>();
   private readonly unauthorized: ProxyMeter;
 
-  constructor(private readonly metrics: Metrics) {
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly registry: ProxyRegistry,
+  ) {
     this.unauthorized = metrics.proxyMeter('', '');
   }
 
   record(request: IncomingMessage, fields: AccessLogFields, status: number, milliseconds: number): void {
-    const proxy = peekProxyCall(request)?.proxy;
+    const proxy = peekProxyCall(request)?.proxy ?? this.refused(fields);
     let meter = this.unauthorized;
     if (proxy !== undefined) {
       const bound = this.meters.get(proxy);
@@ -51,5 +54,13 @@ export class ProxyMetering {
     );
     counted.read = read;
     counted.written = written;
+  }
+
+  /** The proxy of a call the guard refused after finding it (over its rate limit): it set no call. */
+  private refused(fields: AccessLogFields): ProxyState | undefined {
+    if (fields.outcome !== 'rate-limited') return undefined;
+    for (const proxy of this.registry.app(fields.app)?.proxies.values() ?? [])
+      if (proxy.id === fields.proxyId) return proxy;
+    return undefined;
   }
 }

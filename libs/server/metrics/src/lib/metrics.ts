@@ -12,7 +12,8 @@ export type ProxyOutcome =
   | 'unauthorized'
   | 'bad-path'
   | 'upstream-unreachable'
-  | 'upstream-timeout';
+  | 'upstream-timeout'
+  | 'rate-limited';
 
 /** What rebuilt the proxy state: one proxy, one app, or everything. */
 export type ReloadKind = 'proxy' | 'app' | 'full';
