@@ -36,6 +36,8 @@ function schemaChange(sql: string): { action: 'create' | 'drop'; object: string 
     [/^ALTER TABLE "(\w+)" DROP CONSTRAINT "(\w+)"$/, 'drop', (m) => `constraint ${m[1]}.${m[2]}`],
     [/^ALTER TABLE "(\w+)" ADD "(\w+)"/, 'create', (m) => `column ${m[1]}.${m[2]}`],
     [/^ALTER TABLE "(\w+)" DROP COLUMN "(\w+)"$/, 'drop', (m) => `column ${m[1]}.${m[2]}`],
+    [/^CREATE SEQUENCE "(\w+)"$/, 'create', (m) => `sequence ${m[1]}`],
+    [/^DROP SEQUENCE "(\w+)"$/, 'drop', (m) => `sequence ${m[1]}`],
   ];
   for (const [pattern, action, object] of patterns) {
     const match = pattern.exec(sql);
