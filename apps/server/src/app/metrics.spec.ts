@@ -1,6 +1,6 @@
 import { Metrics } from '@arrbiter/server/metrics';
 import { parsePrometheusText, PrometheusFamily, sumOf } from '@arrbiter/server/testing';
-import { freePort } from '../testing/free-port';
+import { freePort } from '@arrbiter/tools/fake-servarr';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 

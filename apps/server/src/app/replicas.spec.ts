@@ -4,7 +4,7 @@ import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { RepositorySettingsService } from '@arrbiter/server/template-sync';
 import { parsePrometheusText, sumOf } from '@arrbiter/server/testing';
 import { Client } from 'pg';
-import { freePort } from '../testing/free-port';
+import { freePort } from '@arrbiter/tools/fake-servarr';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { createSharedDatabase } from '../testing/shared-database';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
