@@ -44,6 +44,34 @@ async function accessLinesWhen(logs: string[], ready: (lines: AccessLine[]) => b
   return accessLines(logs);
 }
 
+/** Opens a WebSocket through the proxy at `path`, sends `message` and resolves with the first answer. */
+function webSocketEcho(base: string, path: string, message: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const url = new URL(base);
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path,
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': randomBytes(16).toString('base64'),
+      },
+    });
+    req.on('upgrade', (_res, socket) => {
+      socket.once('data', (data: Buffer) => {
+        resolve(data.toString());
+        socket.destroy();
+      });
+      socket.write(message);
+    });
+    req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const OVERRIDES = {
   '/api/v3/movie': ['get', 'post'],
   '/api/v3/movie/{id}': ['delete', 'get'],
@@ -334,30 +362,11 @@ describe('the /proxy route', () => {
     });
 
     it('forwards an allowed WebSocket upgrade with the upstream key swapped in', async () => {
-      const echoed = await new Promise<string>((resolve, reject) => {
-        const url = new URL(base);
-        const req = httpRequest({
-          host: url.hostname,
-          port: url.port,
-          path: `/proxy/notifiarr/signalr/messages?apikey=${key}&transport=webSockets`,
-          headers: {
-            connection: 'Upgrade',
-            upgrade: 'websocket',
-            'sec-websocket-version': '13',
-            'sec-websocket-key': randomBytes(16).toString('base64'),
-          },
-        });
-        req.on('upgrade', (_res, socket) => {
-          socket.once('data', (data: Buffer) => {
-            resolve(data.toString());
-            socket.destroy();
-          });
-          socket.write('ping');
-        });
-        req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
-        req.on('error', reject);
-        req.end();
-      });
+      const echoed = await webSocketEcho(
+        base,
+        `/proxy/notifiarr/signalr/messages?apikey=${key}&transport=webSockets`,
+        'ping',
+      );
       expect(echoed).toBe('ping');
       const seen = upstream.requests.at(-1);
       expect(seen?.url).toBe('/radarr/signalr/messages?transport=webSockets');
@@ -422,30 +431,11 @@ describe('the /proxy route', () => {
       });
 
       it('opens a WebSocket', async () => {
-        const echoed = await new Promise<string>((resolve, reject) => {
-          const url = new URL(base);
-          const req = httpRequest({
-            host: url.hostname,
-            port: url.port,
-            path: `/proxy/notifiarr/signalr/messages?id=token-1&${token()}`,
-            headers: {
-              connection: 'Upgrade',
-              upgrade: 'websocket',
-              'sec-websocket-version': '13',
-              'sec-websocket-key': randomBytes(16).toString('base64'),
-            },
-          });
-          req.on('upgrade', (_res, socket) => {
-            socket.once('data', (data: Buffer) => {
-              resolve(data.toString());
-              socket.destroy();
-            });
-            socket.write('{"protocol":"json","version":1}\x1e');
-          });
-          req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
-          req.on('error', reject);
-          req.end();
-        });
+        const echoed = await webSocketEcho(
+          base,
+          `/proxy/notifiarr/signalr/messages?id=token-1&${token()}`,
+          '{"protocol":"json","version":1}\x1e',
+        );
         expect(echoed).toBe('{"protocol":"json","version":1}\x1e');
         expect(upstream.requests.at(-1)?.url).toBe('/radarr/signalr/messages?id=token-1');
       });

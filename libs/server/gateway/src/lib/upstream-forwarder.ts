@@ -226,17 +226,10 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   private outgoingHeaders(req: IncomingMessage, protocol: string, upgrade: boolean): IncomingHttpHeaders {
     const incoming = req.headers;
     const connection = incoming.connection;
-    // Names listed in `Connection` belong to this hop too (RFC 9110 §7.6.1).
-    const listed =
-      connection === undefined
-        ? undefined
-        : connection
-            .toLowerCase()
-            .split(',')
-            .map((t) => t.trim());
+    const listed = hopHeadersListed(connection);
     const outgoing: IncomingHttpHeaders = {};
     for (const name in incoming) {
-      if (NOT_COPIED.has(name) || (listed?.includes(name) && !FRAMING.has(name))) continue;
+      if (NOT_COPIED.has(name) || listed?.includes(name)) continue;
       outgoing[name] = incoming[name];
     }
     if (upgrade) {
@@ -354,19 +347,20 @@ interface ResponseHeaders {
   contentLength: number | undefined;
 }
 
+/** Names listed in `Connection`, which belong to this hop too (RFC 9110 §7.6.1), but the framing. */
+function hopHeadersListed(connection: string | undefined): string[] | undefined {
+  if (connection === undefined) return undefined;
+  return connection
+    .toLowerCase()
+    .split(',')
+    .map((token) => token.trim())
+    .filter((name) => name !== '' && !FRAMING.has(name));
+}
+
 /** The upstream's response headers as the client gets them: those of one hop dropped, URLs scrubbed. */
 function responseHeaders(proxyRes: IncomingMessage, scrubber: Scrubber | undefined): ResponseHeaders {
   const raw = proxyRes.rawHeaders;
-  const connection = proxyRes.headers.connection;
-  // Names listed in `Connection` belong to this hop too (RFC 9110 §7.6.1), but the framing.
-  const listed =
-    connection === undefined
-      ? undefined
-      : connection
-          .toLowerCase()
-          .split(',')
-          .map((token) => token.trim())
-          .filter((name) => name !== '' && !FRAMING.has(name));
+  const listed = hopHeadersListed(proxyRes.headers.connection);
   const list: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
