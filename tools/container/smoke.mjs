@@ -39,7 +39,8 @@ async function call(method, path, { cookie, body, headers = {} } = {}) {
 
 async function expectStatus(method, path, expected, options) {
   const response = await call(method, path, options);
-  if (response.status !== expected) fail(`${method} ${path} answered ${response.status}: ${response.text.slice(0, 300)}`);
+  if (response.status !== expected)
+    fail(`${method} ${path} answered ${response.status}: ${response.text.slice(0, 300)}`);
   return response.json;
 }
 
