@@ -1,0 +1,169 @@
+{{/* Names and labels. */}}
+{{- define "arrbiter.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "arrbiter.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "arrbiter.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "arrbiter.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "arrbiter.labels" -}}
+helm.sh/chart: {{ include "arrbiter.chart" . }}
+{{ include "arrbiter.selectorLabels" . }}
+app.kubernetes.io/version: {{ include "arrbiter.imageTag" . | trunc 63 | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "arrbiter.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "arrbiter.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.imageTag" -}}
+{{- default .Chart.AppVersion .Values.image.tag }}
+{{- end }}
+
+{{/* repository:tag, or repository@digest when a digest is set. */}}
+{{- define "arrbiter.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (include "arrbiter.imageTag" .) }}
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.external" -}}
+{{- if eq .Values.database.mode "external" }}true{{ end }}
+{{- end }}
+
+{{/* The PUBLIC_URL: config.publicUrl, else the first ingress or route host. */}}
+{{- define "arrbiter.publicUrl" -}}
+{{- if .Values.config.publicUrl }}
+{{- .Values.config.publicUrl }}
+{{- else if and .Values.ingress.enabled .Values.ingress.hosts }}
+{{- $host := (first .Values.ingress.hosts).host }}
+{{- $tls := false }}
+{{- range .Values.ingress.tls }}{{ if has $host .hosts }}{{ $tls = true }}{{ end }}{{ end }}
+{{- printf "%s://%s" (ternary "https" "http" $tls) $host }}
+{{- else if and .Values.route.enabled .Values.route.hostnames }}
+{{- printf "https://%s" (first .Values.route.hostnames) }}
+{{- end }}
+{{- end }}
+
+{{/* The chart's refusals: combinations that cannot work, with what to do instead. */}}
+{{- define "arrbiter.validate" -}}
+{{- $external := eq .Values.database.mode "external" }}
+{{- if and (not $external) (gt (int .Values.replicaCount) 1) }}
+{{- fail "database.mode=embedded runs exactly one replica (the database lives in its pod): set replicaCount=1, or database.mode=external for more" }}
+{{- end }}
+{{- if and (not $external) .Values.autoscaling.enabled }}
+{{- fail "autoscaling.enabled needs database.mode=external: the embedded database runs exactly one replica" }}
+{{- end }}
+{{- if and $external (not .Values.secretKey.existingSecret) }}
+{{- fail "database.mode=external needs secretKey.existingSecret: a Secret with the 32-byte key (e.g. kubectl create secret generic arrbiter-secret-key --from-literal=secret-key=$(openssl rand -hex 32)), the same for every replica" }}
+{{- end }}
+{{- if and $external (not .Values.database.external.url) (not .Values.database.external.existingSecret) }}
+{{- fail "database.mode=external needs database.external.url or database.external.existingSecret (key database.external.key, default uri)" }}
+{{- end }}
+{{- if and $external .Values.database.external.url .Values.database.external.existingSecret }}
+{{- fail "set one of database.external.url and database.external.existingSecret, not both" }}
+{{- end }}
+{{- if .Values.podDisruptionBudget.enabled }}
+{{- $min := ternary (int .Values.autoscaling.minReplicas) (int .Values.replicaCount) .Values.autoscaling.enabled }}
+{{- if le $min 1 }}
+{{- fail "podDisruptionBudget.enabled with one replica would block every node drain: run at least two replicas (database.mode=external) or disable it" }}
+{{- end }}
+{{- end }}
+{{- if and .Values.metrics.serviceMonitor.enabled (not .Values.metrics.enabled) }}
+{{- fail "metrics.serviceMonitor.enabled needs metrics.enabled" }}
+{{- end }}
+{{- if and .Values.metrics.prometheusRule.enabled (not .Values.metrics.enabled) }}
+{{- fail "metrics.prometheusRule.enabled needs metrics.enabled" }}
+{{- end }}
+{{- end }}
+
+{{/* The DATABASE_URL variable, from the chart's Secret or an existing one. */}}
+{{- define "arrbiter.databaseUrlEnv" -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      {{- if .Values.database.external.existingSecret }}
+      name: {{ .Values.database.external.existingSecret }}
+      key: {{ .Values.database.external.key }}
+      {{- else }}
+      name: {{ include "arrbiter.fullname" . }}
+      key: database-url
+      {{- end }}
+{{- end }}
+
+{{/* Environment shared by the server and the migration Job (besides the ConfigMap). */}}
+{{- define "arrbiter.secretEnv" -}}
+{{- if eq .Values.database.mode "external" }}
+{{ include "arrbiter.databaseUrlEnv" . }}
+{{- end }}
+{{- if .Values.secretKey.existingSecret }}
+- name: SECRET_KEY_FILE
+  value: /run/secrets/arrbiter/secret-key
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.secretKeyVolume" -}}
+{{- if .Values.secretKey.existingSecret }}
+- name: secret-key
+  secret:
+    secretName: {{ .Values.secretKey.existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .Values.secretKey.key }}
+        path: secret-key
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.secretKeyMount" -}}
+{{- if .Values.secretKey.existingSecret }}
+- name: secret-key
+  mountPath: /run/secrets/arrbiter
+  readOnly: true
+{{- end }}
+{{- end }}
+
+{{/* The server container's env list (without the ConfigMap's variables). */}}
+{{- define "arrbiter.containerEnv" -}}
+{{ include "arrbiter.secretEnv" . }}
+{{- with .Values.admin.existingSecret }}
+- name: ADMIN_USERNAME
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $.Values.admin.usernameKey }}
+- name: ADMIN_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $.Values.admin.passwordKey }}
+{{- end }}
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
