@@ -33,10 +33,14 @@ ensure_container_packages() {
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
-  # runc (crun fails on this cgroup layout) and cgroupfs (no systemd in CI).
+  # runc (crun fails on this cgroup layout), cgroupfs (no systemd in CI), and explicit limits: the
+  # inherited ones cannot be set in a container here (`podman kube play` has no --ulimit).
   mkdir -p /etc/containers
-  if ! grep -qs 'runtime = "runc"' /etc/containers/containers.conf; then
+  if ! grep -qs '^default_ulimits' /etc/containers/containers.conf; then
     cat >/etc/containers/containers.conf <<'EOF'
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
+
 [engine]
 runtime = "runc"
 cgroup_manager = "cgroupfs"

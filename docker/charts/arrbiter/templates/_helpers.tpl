@@ -150,7 +150,12 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 
 {{/* The server container's env list (without the ConfigMap's variables). */}}
 {{- define "arrbiter.containerEnv" -}}
-{{ include "arrbiter.secretEnv" . }}
+{{- /* The listen address belongs with the container port and the probes, not in the ConfigMap. */}}
+- name: HOST
+  value: "0.0.0.0"
+- name: PORT
+  value: "8080"
+{{- include "arrbiter.secretEnv" . }}
 {{- with .Values.admin.existingSecret }}
 - name: ADMIN_USERNAME
   valueFrom:
