@@ -32,6 +32,19 @@ app.kubernetes.io/version: {{ include "arrbiter.imageTag" . | trunc 63 | quote }
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 
+{{/*
+  Labels of the pods that are not server replicas (migration Job, helm test): no app.kubernetes.io/name,
+  so that neither the Deployment's ReplicaSet (which adopts matching bare pods), the Service nor the
+  PodDisruptionBudget selects them. $ = root context, component = what they are.
+*/}}
+{{- define "arrbiter.auxiliaryLabels" -}}
+helm.sh/chart: {{ include "arrbiter.chart" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+app.kubernetes.io/part-of: {{ include "arrbiter.name" .root }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- end }}
+
 {{- define "arrbiter.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "arrbiter.fullname" .) .Values.serviceAccount.name }}
