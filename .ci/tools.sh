@@ -21,6 +21,10 @@ export PATH="/usr/local/go/bin:$PATH"
 export GOMODCACHE="$CACHE_DIR/go/mod" GOCACHE="$CACHE_DIR/go/build" GOFLAGS=-modcacherw GOTOOLCHAIN=local
 
 tools_log() { printf '  %s\n' "$*"; }
+# Runs a build with its (long) output in $TOOLS_DIR/build.log, shown at the end when it fails.
+tools_quiet() {
+  "$@" >"$TOOLS_DIR/build.log" 2>&1 || { tail -n 40 "$TOOLS_DIR/build.log"; return 1; }
+}
 
 # Debian's packages for images without a daemon (buildah/podman) and a debootstrapped base.
 ensure_container_packages() {
@@ -54,7 +58,7 @@ go_install_to() {
   local dir="$TOOLS_DIR/$1" pkg="$2"
   shift 2
   mkdir -p "$dir"
-  GOBIN="$dir" go install "$@" "$pkg"
+  GOBIN="$dir" tools_quiet go install "$@" "$pkg"
 }
 
 # Build a command inside a downloaded module (for modules whose go.mod has replace directives).
@@ -62,11 +66,12 @@ go_install_to() {
 go_build_in_module() {
   local out="$1" mod="$2" pkg="$3" src work
   src="$(go mod download -json "$mod" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$src" ] || { echo "go mod download $mod failed" >&2; return 1; }
   work="$(mktemp -d)"
   cp -r "$src/." "$work/"
   chmod -R u+w "$work"
   mkdir -p "$(dirname "$out")"
-  (cd "$work" && go build -trimpath -o "$out" "$pkg")
+  (cd "$work" && tools_quiet go build -trimpath -o "$out" "$pkg")
   rm -rf "$work"
 }
 
@@ -131,8 +136,8 @@ ensure_kube_apiserver() {
     sed -n 's#^\t\(k8s\.io/[^ ]*\) => \./staging/src/.*$#replace \1 => \1 '"$staging"'#p' "$gomod"
   } >"$work/go.mod"
   printf 'package tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver/app"\n' >"$work/tools.go"
-  (cd "$work" && go mod tidy && mkdir -p "$(dirname "$KUBE_APISERVER")" &&
-    go build -trimpath -ldflags "-s -w \
+  (cd "$work" && tools_quiet go mod tidy && mkdir -p "$(dirname "$KUBE_APISERVER")" &&
+    tools_quiet go build -trimpath -ldflags "-s -w \
       -X k8s.io/component-base/version.gitVersion=v$KUBERNETES_VERSION \
       -X k8s.io/component-base/version.gitMajor=${KUBERNETES_VERSION%%.*} \
       -X k8s.io/component-base/version.gitMinor=$(echo "$KUBERNETES_VERSION" | cut -d. -f2)" \
