@@ -102,6 +102,13 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- if and $external .Values.database.external.url .Values.database.external.existingSecret }}
 {{- fail "set one of database.external.url and database.external.existingSecret, not both" }}
 {{- end }}
+{{- $listen := .Values.database.external.listen }}
+{{- if and (not $external) (or $listen.url $listen.existingSecret) }}
+{{- fail "database.external.listen (DATABASE_LISTEN_URL) needs database.mode=external: it is a direct connection for the LISTEN of replicas sharing an external database; the embedded database serves one pod" }}
+{{- end }}
+{{- if and $external $listen.url $listen.existingSecret }}
+{{- fail "set one of database.external.listen.url and database.external.listen.existingSecret, not both" }}
+{{- end }}
 {{- if .Values.podDisruptionBudget.enabled }}
 {{- $min := ternary (int .Values.autoscaling.minReplicas) (int .Values.replicaCount) .Values.autoscaling.enabled }}
 {{- if le $min 1 }}
@@ -128,6 +135,26 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
       name: {{ include "arrbiter.fullname" . }}
       key: database-url
       {{- end }}
+{{- end }}
+
+{{/*
+  The DATABASE_LISTEN_URL variable (server only: the migration Job does not listen), from the chart's
+  Secret or an existing one; nothing when database.external.listen is not set.
+*/}}
+{{- define "arrbiter.databaseListenUrlEnv" -}}
+{{- $listen := .Values.database.external.listen }}
+{{- if and (eq .Values.database.mode "external") (or $listen.url $listen.existingSecret) }}
+- name: DATABASE_LISTEN_URL
+  valueFrom:
+    secretKeyRef:
+      {{- if $listen.existingSecret }}
+      name: {{ $listen.existingSecret }}
+      key: {{ $listen.key }}
+      {{- else }}
+      name: {{ include "arrbiter.fullname" . }}
+      key: database-listen-url
+      {{- end }}
+{{- end }}
 {{- end }}
 
 {{/* Environment shared by the server and the migration Job (besides the ConfigMap). */}}
@@ -169,6 +196,9 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 - name: PORT
   value: "8080"
 {{- include "arrbiter.secretEnv" . }}
+{{- with include "arrbiter.databaseListenUrlEnv" . }}
+{{ . }}
+{{- end }}
 {{- with .Values.admin.existingSecret }}
 - name: ADMIN_USERNAME
   valueFrom:
