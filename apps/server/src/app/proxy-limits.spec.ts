@@ -85,6 +85,17 @@ describe('proxy rate limits and scrubbing settings', () => {
     });
   });
 
+  it('lets the next call through once the Retry-After it gave has passed', async () => {
+    await config(proxy.id, { rateLimit: { perMinute: 60, burst: 1 } }).expect(200);
+    expect((await call('bazarr', proxy.key)).status).toBe(200);
+    const refused = await call('bazarr', proxy.key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
+    expect((await call('bazarr', proxy.key)).status).toBe(200);
+    await config(proxy.id, { rateLimit: null }).expect(200);
+  });
+
   it('refuses a malformed rate limit or scrub flag with 400, changing nothing', async () => {
     for (const bad of [
       { rateLimit: { perMinute: 0, burst: 1 } },
