@@ -23,6 +23,13 @@ function outcomeOf(exception: unknown): Outcome {
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
 }
 
+/** The driver's message of a database error (never its parameters). */
+function causeOf(exception: unknown): string {
+  const driverError = (exception as { driverError?: unknown }).driverError;
+  const error = driverError instanceof Error ? driverError : exception;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * The one exception filter of the admin API, health and dashboard: `{statusCode, error, message}` (the
  * proxy route answers RFC 9457 problem documents itself). Never a stack trace, key or internal id in a response; unexpected
@@ -37,7 +44,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = context.getResponse<Response>();
     const { status, message } = outcomeOf(exception);
 
-    if (status >= 500 && !(exception instanceof HttpException)) {
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && !(exception instanceof HttpException)) {
+      // An expected fault (the database is away): one warning line, no stack trace.
+      this.logger.warn(`Answered 503, the database is unavailable: ${causeOf(exception)}`);
+    } else if (status >= 500 && !(exception instanceof HttpException)) {
       const error = exception instanceof Error ? exception : new Error(String(exception));
       this.logger.error({ err: { type: error.name, message: error.message, stack: error.stack } }, 'request failed');
     }

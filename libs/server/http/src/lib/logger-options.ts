@@ -96,8 +96,16 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
       }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
     },
+    // A 503 is the answer while the database is away (design.md §6): expected, a warning.
     customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      error || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    // For a 5xx answer pino-http makes up an error ("failed with status code 503") whose stack is its
+    // own: the status says it all, and the exception filter has logged the real cause.
+    customErrorObject: (_req: IncomingMessage, res: ServerResponse, error: Error, value: Record<string, unknown>) => {
+      if (error.message !== `failed with status code ${res.statusCode}`) return value;
+      const { err: _made, ...rest } = value;
+      return rest;
+    },
     autoLogging: {
       ignore: (req: IncomingMessage) => req.url === '/health' || req.url === '/health/ready',
     },
