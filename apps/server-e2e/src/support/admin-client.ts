@@ -24,6 +24,11 @@ export class AdminHttpClient {
     return new AdminHttpClient(server, cookie.split(';')[0]);
   }
 
+  /** The `Cookie` header of this session, for calls made by hand (to read a status the client refuses). */
+  get cookieHeader(): string {
+    return this.cookie;
+  }
+
   async request<T>(method: string, path: string, body?: unknown, expected = [200, 201, 204]): Promise<T> {
     const response = await fetch(`${this.server.url}${path}`, {
       method,

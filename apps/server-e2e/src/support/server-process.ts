@@ -22,6 +22,8 @@ export interface ServerProcess {
   output(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash, an OOM kill): no shutdown of any kind; resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 /** Starts `node dist/apps/server/main.js` and waits until `/health` answers. */
@@ -59,6 +61,10 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }
