@@ -11,6 +11,8 @@
  * sync of ../shared/fixtures/template-repo, 10,000 allowed proxied calls; 2,000 in a smoke run).
  * On external PostgreSQL (`DATABASE_URL`) it is node's PSS alone: the shared server is not a child.
  * `--only memory` runs that scenario alone (a minute or so); `--memory-calls N` sets the call count.
+ * `--only soak [--soak-minutes N]` (issue 18, default 30 min) runs the soak alone (tools/bench/src/soak.ts):
+ * steady mixed traffic, admin changes and template syncs, sampled every 10 s, plotted to docs/soak.svg.
  * `--only throughput` runs the interleaved throughput cells alone, without the scenarios (for A/B runs
  * and profiles).
  *
@@ -44,6 +46,7 @@ import { cleanupWrk, wrk } from './wrk';
 import { Convergence, replicasScenario } from './replicas';
 import { startEmbeddedDatabase } from '@arrbiter/server/database';
 import { Logger } from '@nestjs/common';
+import { SOAK_SVG, soakScenario } from './soak';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,12 +58,16 @@ const { values: args } = parseArgs({
     mixes: { type: 'string', default: 'allowed,denied,mixed' },
     only: { type: 'string' },
     'memory-calls': { type: 'string' },
+    'soak-minutes': { type: 'string' },
   },
 });
-const ALONE = ['memory', 'throughput', 'replicas'];
+const ALONE = ['memory', 'throughput', 'replicas', 'soak'];
 if (args.only !== undefined && !ALONE.includes(args.only))
-  throw new Error(`--only ${args.only}: what runs alone is "memory", "throughput" or "replicas"`);
+  throw new Error(`--only ${args.only}: what runs alone is "memory", "throughput", "replicas" or "soak"`);
 const ONLY_MEMORY = args.only === 'memory';
+/** The soak (issue 18): N minutes of steady mixed traffic with admin changes and syncs, sampled every 10 s. */
+const ONLY_SOAK = args.only === 'soak';
+const SOAK_MINUTES = Number(args['soak-minutes'] ?? 30);
 /** The throughput cells alone, without the scenarios (a minute or two): for A/B runs and profiles. */
 const ONLY_THROUGHPUT = args.only === 'throughput';
 const ONLY_REPLICAS = args.only === 'replicas';
@@ -682,7 +689,7 @@ function build(): string {
 function writeReport(report: string): void {
   console.log(report);
   mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
-  const name = `bench${ONLY_MEMORY ? '-memory' : ''}${ONLY_REPLICAS ? '-replicas' : ''}${SMOKE ? '-smoke' : ''}.md`;
+  const name = `bench${ONLY_MEMORY ? '-memory' : ''}${ONLY_REPLICAS ? '-replicas' : ''}${ONLY_SOAK ? '-soak' : ''}${SMOKE ? '-smoke' : ''}.md`;
   writeFileSync(join(ROOT, 'artifacts', name), `${report}\n`);
 }
 
@@ -813,12 +820,39 @@ function convergenceChecks(result: Convergence): [string, string, boolean][] {
   ];
 }
 
+/** `--only soak`: the fake upstream and one Arrbiter under a steady load for `--soak-minutes` (default 30). */
+async function soakOnly(): Promise<void> {
+  const upstreamKey = randomBytes(16).toString('hex');
+  log(`Starting upstream (soak, ${SOAK_MINUTES} min)…`);
+  const upstream = await startUpstream(upstreamKey);
+  try {
+    const result = await soakScenario({
+      minutes: SOAK_MINUTES,
+      upstream,
+      upstreamKey,
+      secretKey: SECRET_KEY,
+      admin: ADMIN,
+      log,
+    });
+    writeFileSync(SOAK_SVG, result.svg);
+    writeReport(
+      [`Arrbiter benchmark, soak only — ${machine()}`, build(), '', ...result.lines, '', `Plot: ${SOAK_SVG}`].join(
+        '\n',
+      ),
+    );
+    writeFileSync(join(ROOT, 'artifacts', 'bench-soak.json'), JSON.stringify(result.samples, null, 1));
+  } finally {
+    await upstream.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(SERVER_MAIN)) throw new Error('No production build: run `npm run build` first');
   if (Number(process.versions.node.split('.')[0]) < 24)
     throw new Error(`Node.js 24 is required (this is ${process.version})`);
   if (ONLY_MEMORY) return memoryOnly();
   if (ONLY_REPLICAS) return replicasOnly();
+  if (ONLY_SOAK) return soakOnly();
   const upstreamKey = randomBytes(16).toString('hex');
   const passthroughPort = await freePort();
   log(`Starting upstream, passthrough and Arrbiter (${APPS} apps)…`);
