@@ -169,6 +169,21 @@ describe('the production server under faults, together', () => {
       return rows[0].n === 0;
     });
 
+  /**
+   * Sends an admin call whose transaction stops at the `change` row, SIGKILLs the server there, lets
+   * PostgreSQL end the dead server's session (rolling its transaction back), and starts a new server.
+   */
+  const killMidTransaction = async (send: () => Promise<unknown>) => {
+    const lock = await holdChanges();
+    const pending = send().catch(() => undefined);
+    await lock.blocked();
+    await server.kill();
+    await pending;
+    await lock.release();
+    await backendsGone();
+    await start();
+  };
+
   beforeAll(async () => {
     pg = await OwnPostgres.create();
     upstream = await FaultyUpstream.start();
@@ -385,18 +400,10 @@ describe('the production server under faults, together', () => {
   describe('SIGKILL, then a start', () => {
     it('during an admin write: the write is wholly absent, the rest intact', async () => {
       const before = await snapshot();
-      const lock = await holdChanges();
-      const write = putConfig({ '/api/v3/fault/{kind}': ['get'], '/api/v3/movie/{id}': ['get', 'delete'] }).catch(
-        () => undefined,
-      );
       // The proxy row and its revision are written, inside the transaction; the change row waits.
-      await lock.blocked();
-      await server.kill();
-      await write;
-      await lock.release();
-      await backendsGone();
-
-      await start();
+      await killMidTransaction(() =>
+        putConfig({ '/api/v3/fault/{kind}': ['get'], '/api/v3/movie/{id}': ['get', 'delete'] }),
+      );
       expect(await snapshot()).toEqual(before);
       expect((await get('/api/v3/movie/7')).status).toBe(403);
       expect((await get('/api/v3/fault/big?bytes=10')).status).toBe(200);
@@ -416,19 +423,13 @@ describe('the production server under faults, together', () => {
       });
       const before = await snapshot();
       expect(before.templates).toBe(0);
-      const lock = await holdChanges();
-      const sync = fetch(`${server.url}/api/admin/v1/templates/sync`, {
-        method: 'POST',
-        headers: { origin: AdminHttpClient.origin(server), cookie: admin.cookieHeader },
-      }).catch(() => undefined);
       // Every template is written, inside the transaction; the change row waits.
-      await lock.blocked();
-      await server.kill();
-      await sync;
-      await lock.release();
-      await backendsGone();
-
-      await start();
+      await killMidTransaction(() =>
+        fetch(`${server.url}/api/admin/v1/templates/sync`, {
+          method: 'POST',
+          headers: { origin: AdminHttpClient.origin(server), cookie: admin.cookieHeader },
+        }),
+      );
       expect(await snapshot()).toEqual(before);
       const report = await admin.request<TemplateSyncReport>('POST', '/api/admin/v1/templates/sync');
       expect([...report.added].sort()).toEqual([...TEMPLATE_NAMES].sort());
