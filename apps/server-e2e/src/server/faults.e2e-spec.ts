@@ -261,6 +261,24 @@ describe('the production server under faults, together', () => {
       },
     );
 
+    // A small text body (declared up to 64 KiB) is scrubbed whole, so nothing has been sent when it fails.
+    it('resets in a small JSON body, read whole by the scrubber: 502 problem document', async () => {
+      const mark = server.output().length;
+      const outcome = await get('/api/v3/fault/reset?after=1000&length=4096&type=json');
+      expect(outcome.status).toBe(502);
+      expect(JSON.parse(outcome.text)).toMatchObject({ status: 502 });
+      await expectWarning(mark, `Upstream ${upstream.url} failed: ECONNRESET`);
+    });
+
+    it('stalls in a small JSON body, read whole by the scrubber: 504 problem document', async () => {
+      const mark = server.output().length;
+      const outcome = await get('/api/v3/fault/stall-body?after=1000&length=4096&type=json');
+      expect(outcome.status).toBe(504);
+      expect(JSON.parse(outcome.text)).toMatchObject({ status: 504 });
+      await eventually('the stalled upstream request is closed', () => upstream.counters.stalled === 0);
+      await expectWarning(mark, `Upstream ${upstream.url} timed out`);
+    });
+
     it('stalls its head: 504 problem document after the upstream time-out, the upstream request closed', async () => {
       const mark = server.output().length;
       const outcome = await get('/api/v3/fault/stall-head');

@@ -20,10 +20,12 @@ export interface FaultyUpstreamCounters {
  * `/api/v3/system/status`, `/api/v3/openapi.json`) so that it can be registered as a service; every
  * other call must carry its key (`X-Api-Key`). The faults, under `/api/v3/fault/`:
  *
- * - `reset?after=N&type=json|binary`: a 200 head declaring 1 MiB, `N` bytes of body, then a TCP reset;
+ * - `reset?after=N&type=json|binary&length=L`: a 200 head declaring `L` bytes (default 1 MiB), `N` bytes
+ *   of body, then a TCP reset;
  * - `reset-before-head`: a TCP reset before any byte of answer;
  * - `stall-head`: reads the request and never answers;
- * - `stall-body?after=N&type=`: a 200 head and `N` bytes, then nothing, the connection left open;
+ * - `stall-body?after=N&type=&length=L`: a 200 head declaring `L` bytes and `N` bytes, then nothing, the
+ *   connection left open;
  * - `huge-head?bytes=N`: a 200 whose head carries one header of `N` bytes (default 100 KiB);
  * - `close-after`: a small JSON answer, then the keep-alive connection closed at once, without
  *   `Connection: close` (a server whose idle time-out is zero: the client's pool may reuse it);
@@ -90,14 +92,14 @@ export class FaultyUpstream {
     req.resume();
     switch (fault) {
       case 'reset':
-        return this.resetAfter(res, type, bytes('after', 64 * 1024));
+        return this.resetAfter(res, type, bytes('after', 64 * 1024), bytes('length', 1024 * 1024));
       case 'reset-before-head':
         this.counters.socketsCut += 1;
         return void req.socket.resetAndDestroy();
       case 'stall-head':
         return this.stall(res);
       case 'stall-body':
-        res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(1024 * 1024) });
+        res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(bytes('length', 1024 * 1024)) });
         this.write(res, type, bytes('after', 1024));
         return this.stall(res);
       case 'huge-head':
@@ -122,8 +124,8 @@ export class FaultyUpstream {
     res.once('close', () => (this.counters.stalled -= 1));
   }
 
-  private resetAfter(res: ServerResponse, type: string, after: number): void {
-    res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(1024 * 1024) });
+  private resetAfter(res: ServerResponse, type: string, after: number, length: number): void {
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': String(length) });
     // Once the head and the first bytes have left, the connection is reset (RST, not a clean FIN).
     res.write(this.filler(type, after), () => {
       this.counters.socketsCut += 1;
