@@ -105,14 +105,22 @@ function embeddedConnection(dataDir: string): { host: string; port: number; user
 export async function soakScenario(options: SoakOptions): Promise<SoakResult> {
   const { minutes, upstream, upstreamKey, log } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-soak-'));
-  // The template repository the syncs read: a copy of the community templates, one file edited before
-  // every sync so that each one changes a template (and the proxies that use it get revisions).
+  // The template repository the syncs read: a copy of the community templates in which one Radarr
+  // template that seeded apps use is edited before every sync (a grant added, then removed again), so
+  // that each sync changes it and the proxies of those apps get `template-sync` revisions.
   const repo = join(dataDir, 'template-repo');
   const source = join(SHARED, 'template-repo');
   if (existsSync(source)) cpSync(source, repo, { recursive: true });
   else mkdirSync(join(repo, 'radarr'), { recursive: true });
-  const edited = join(repo, 'radarr', 'soak.json');
-  writeFileSync(edited, JSON.stringify({ '/api/v3/movie': ['get'] }));
+  const reader = readdirSync(join(repo, 'radarr')).find((file) => {
+    const grants = JSON.parse(readFileSync(join(repo, 'radarr', file), 'utf8')) as Record<string, string[]>;
+    return grants['/api/v3/movie']?.includes('get') && grants['/api/v3/movie/{id}']?.includes('get');
+  });
+  const edited = join(repo, 'radarr', reader ?? 'soak.json');
+  const original: Record<string, string[]> = reader
+    ? (JSON.parse(readFileSync(edited, 'utf8')) as Record<string, string[]>)
+    : { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'] };
+  writeFileSync(edited, JSON.stringify(original));
   const env: NodeJS.ProcessEnv = {
     DATA_DIR: dataDir,
     SECRET_KEY: options.secretKey,
@@ -232,12 +240,7 @@ export async function soakScenario(options: SoakOptions): Promise<SoakResult> {
   let syncNumber = 0;
   every(SYNC_EVERY_MS, () => {
     syncNumber += 1;
-    writeFileSync(
-      edited,
-      JSON.stringify(
-        syncNumber % 2 ? { '/api/v3/movie': ['get'], '/api/v3/calendar': ['get'] } : { '/api/v3/movie': ['get'] },
-      ),
-    );
+    writeFileSync(edited, JSON.stringify(syncNumber % 2 ? { ...original, '/api/v3/soak/toggle': ['get'] } : original));
     adminCall('POST', '/api/admin/v1/templates/sync').then(
       (report) => {
         syncs.ok += 1;
