@@ -12,8 +12,15 @@ import { freePort } from '@arrbiter/tools/fake-servarr';
  */
 function serverOwner(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
+  const id = (flag: string) =>
+    Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    throw new Error(
+      'Running as root, the fault suite’s PostgreSQL needs an OS user "postgres": create it, or run as another user',
+    );
+  }
 }
 
 const READY_LINE = 'database system is ready to accept connections';
