@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Socket } from 'node:net';
-import { pipeline, Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
@@ -300,10 +300,19 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       return;
     }
     res.writeHead(status, proxyRes.statusMessage, withoutFraming(headers, decoder !== undefined));
-    const stages = decoder ? [proxyRes, decoder(), scrubber.stream(), res] : [proxyRes, scrubber.stream(), res];
-    pipeline(stages, (error) => {
-      if (error && !res.destroyed) res.destroy(error);
-    });
+    // Piped rather than `pipeline`d: `pipeline` adds a 'close' listener per stage to the response, and
+    // with httpxy's and the access line's Node warns of a leak. httpxy destroys the response when the
+    // upstream's fails or closes early, and the upstream's when the response closes; a failing decoder
+    // or scrubber destroys the response here.
+    const scrub = scrubber.stream();
+    const fail = (error: Error) => {
+      if (!res.destroyed) res.destroy(error);
+    };
+    scrub.on('error', fail);
+    if (decoder) {
+      const decode = decoder().on('error', fail);
+      proxyRes.pipe(decode).pipe(scrub).pipe(res);
+    } else proxyRes.pipe(scrub).pipe(res);
   }
 
   private onError(error: Error, req: ForwardedMessage, res: ServerResponse | Socket): void {
