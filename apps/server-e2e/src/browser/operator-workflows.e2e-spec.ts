@@ -299,11 +299,15 @@ describe('operator workflows in a real browser', () => {
       await limits.getByLabel('Limit how often the client may call').uncheck();
       await limits.getByLabel('Hide the service’s own key and address in responses').check();
       await limits.getByRole('button', { name: 'Save' }).click();
+      // The first save's message is still there: wait for the state this save writes.
+      const lifted = (proxy: ProxyDto) => proxy.rateLimit === null && proxy.scrub;
+      let saved2 = await api<ProxyDto>('GET', `/api/admin/v1/proxies/${proxyId}`);
+      for (let attempt = 0; attempt < 100 && !lifted(saved2); attempt += 1) {
+        await page.waitForTimeout(100);
+        saved2 = await api<ProxyDto>('GET', `/api/admin/v1/proxies/${proxyId}`);
+      }
+      expect(saved2).toMatchObject({ rateLimit: null, scrub: true });
       await page.getByText('Saved: the next call sees it.').waitFor();
-      expect(await api<ProxyDto>('GET', `/api/admin/v1/proxies/${proxyId}`)).toMatchObject({
-        rateLimit: null,
-        scrub: true,
-      });
     });
     await step('proxy defaults', async () => {
       await page.goto(`${origin}/settings`);

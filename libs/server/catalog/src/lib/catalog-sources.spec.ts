@@ -31,7 +31,7 @@ describe('CatalogService: descriptions from OPENAPI_SOURCES', () => {
     const catalog = new CatalogService(
       documents as unknown as Repository<OpenApiDocumentEntity>,
       { openapiSources: [`${source.url}/{Name}/{version}.json`] } as unknown as AppConfig,
-      { publish: () => Promise.resolve() } as unknown as ChangeBus,
+      { publish: () => Promise.resolve(), subscribe: () => undefined } as unknown as ChangeBus,
     );
     try {
       await catalog.ensure('radarr', ['v3'], () => Promise.resolve(undefined));
