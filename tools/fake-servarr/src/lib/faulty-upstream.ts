@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import { fakeOpenApi } from './openapi';
+import { sendJson } from './fake-servarr';
 
 /** What the faulty upstream has done so far, for tests to check that a fault really happened. */
 export interface FaultyUpstreamCounters {
@@ -78,13 +79,13 @@ export class FaultyUpstream {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://upstream');
     const path = url.pathname.toLowerCase();
-    if (path === '/api') return json(res, 200, { current: 'v3', deprecated: [] });
+    if (path === '/api') return sendJson(res, 200, { current: 'v3', deprecated: [] });
     if (req.headers['x-api-key'] !== this.apiKey) return void res.writeHead(401).end();
     if (path === '/api/v3/system/status')
-      return json(res, 200, { appName: 'Radarr', instanceName: 'Faulty', version: '5.14.0', urlBase: '' });
-    if (path === '/api/v3/openapi.json') return json(res, 200, fakeOpenApi('v3', 'Radarr'));
+      return sendJson(res, 200, { appName: 'Radarr', instanceName: 'Faulty', version: '5.14.0', urlBase: '' });
+    if (path === '/api/v3/openapi.json') return sendJson(res, 200, fakeOpenApi('v3', 'Radarr'));
     const fault = /^\/api\/v3\/fault\/([a-z-]+)$/.exec(path)?.[1];
-    if (!fault) return json(res, 404, { message: 'Not Found' });
+    if (!fault) return sendJson(res, 404, { message: 'Not Found' });
     this.counters.faults += 1;
     const bytes = (name: string, fallback: number) => Number(url.searchParams.get(name) ?? fallback);
     const type = url.searchParams.get('type') === 'json' ? 'application/json' : 'application/octet-stream';
@@ -110,11 +111,11 @@ export class FaultyUpstream {
           this.counters.socketsCut += 1;
           res.socket?.destroy();
         });
-        return json(res, 200, { ok: true });
+        return sendJson(res, 200, { ok: true });
       case 'big':
         return this.big(res, type, bytes('bytes', 1024 * 1024));
       default:
-        return json(res, 404, { message: `No fault ${fault}` });
+        return sendJson(res, 404, { message: `No fault ${fault}` });
     }
   }
 
@@ -169,13 +170,4 @@ export class FaultyUpstream {
     res.once('close', () => (left = 0));
     pump();
   }
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
 }
