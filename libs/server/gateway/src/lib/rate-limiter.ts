@@ -17,7 +17,8 @@ const ADMITTED: Admission = { admitted: true };
 /**
  * Per-proxy token buckets (design.md §3): a bucket holds up to `burst` calls and refills at
  * `perMinute / 60` calls a second; a call takes one. In memory and per replica: with N replicas behind
- * one address a proxy may make up to N times its limit (documented in the README).
+ * one address a proxy may make up to N times its limit (documented in the README). A bucket is a few
+ * numbers, kept by proxy id for as long as the process runs (also after its proxy is deleted).
  */
 @Injectable()
 export class RateLimiter {
@@ -42,10 +43,5 @@ export class RateLimiter {
       return ADMITTED;
     }
     return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)) };
-  }
-
-  /** Forgets the buckets of proxies that no longer exist. */
-  retain(proxyIds: ReadonlySet<string>): void {
-    for (const id of this.buckets.keys()) if (!proxyIds.has(id)) this.buckets.delete(id);
   }
 }
