@@ -212,7 +212,8 @@ export interface EndpointsResponse {
   items: EndpointDto[];
 }
 
-export type RevisionKind = 'manual' | 'warning-grant' | 'template-sync' | 'restore';
+/** `import`: set by a declarative configuration document (`POST /api/admin/v1/config/import`, `CONFIG_FILE`). */
+export type RevisionKind = 'manual' | 'warning-grant' | 'template-sync' | 'restore' | 'import';
 
 /** What a revision changed in the effective allowlist and the active state. */
 export interface RevisionSummary {
@@ -274,6 +275,7 @@ export const CHANGE_OBJECT_TYPES = [
   'session',
   'settings',
   'openapi',
+  'config',
 ] as const;
 
 export type ChangeObjectType = (typeof CHANGE_OBJECT_TYPES)[number];

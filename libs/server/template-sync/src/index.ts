@@ -1,3 +1,4 @@
+export * from './lib/dto/template-repository.dto';
 export * from './lib/repository-fetch';
 export * from './lib/repository-settings.service';
 export * from './lib/template-sync.module';

@@ -89,7 +89,14 @@ export class AppsService {
   }
 
   async create(dto: CreateAppDto, actor: string): Promise<AppDto> {
-    const app = await this.txHost.withTransaction(async () => {
+    const app = await this.txHost.withTransaction(() => this.createInTransaction(dto, actor));
+    await this.changes.publish('apps', app.id);
+    return this.get(app.id);
+  }
+
+  /** Creates an app with its recent change, in the caller's transaction; the caller publishes `apps`. */
+  async createInTransaction(dto: CreateAppDto, actor: string): Promise<AppRow> {
+    return this.txHost.withTransaction(async () => {
       const templateName = await this.templateNameOf(dto.templateId);
       const saved = await this.save(this.apps.create(dto));
       await this.audit.record({
@@ -103,12 +110,17 @@ export class AppsService {
       });
       return saved;
     });
-    await this.changes.publish('apps', app.id);
-    return this.get(app.id);
   }
 
   async update(id: string, dto: UpdateAppDto, actor: string): Promise<AppDto> {
-    await this.txHost.withTransaction(async () => {
+    await this.txHost.withTransaction(() => this.updateInTransaction(id, dto, actor));
+    await this.changes.publish('apps', id);
+    return this.get(id);
+  }
+
+  /** Changes an app with its recent change, in the caller's transaction; the caller publishes `apps`. */
+  async updateInTransaction(id: string, dto: UpdateAppDto, actor: string): Promise<AppRow> {
+    return this.txHost.withTransaction(async () => {
       const app = await this.find(id);
       const before = { ...app };
       const templateName = dto.templateId !== undefined ? await this.templateNameOf(dto.templateId) : null;
@@ -129,13 +141,18 @@ export class AppsService {
         appId: id,
         summary: `App "${app.name}": ${changed.length > 0 ? changed.join(', ') : 'saved without changes'}`,
       });
+      return app;
     });
-    await this.changes.publish('apps', id);
-    return this.get(id);
   }
 
   /** Deletes the app and its proxies (their keys stop working at once). */
   async remove(id: string, actor: string): Promise<void> {
+    await this.txHost.withTransaction(() => this.removeInTransaction(id, actor));
+    await this.changes.publish('apps', id);
+  }
+
+  /** Deletes an app and its proxies with its recent change, in the caller's transaction; the caller publishes. */
+  async removeInTransaction(id: string, actor: string): Promise<void> {
     await this.txHost.withTransaction(async () => {
       const app = await this.find(id);
       await this.apps.delete({ id });
@@ -149,7 +166,11 @@ export class AppsService {
         summary: `App "${app.name}" (/proxy/${app.slug}) deleted with its proxies and keys`,
       });
     });
-    await this.changes.publish('apps', id);
+  }
+
+  /** Every app, by slug (a declarative export or import reads them all): one query. */
+  all(): Promise<AppRow[]> {
+    return this.apps.find({ order: { slug: 'ASC' } });
   }
 
   /** The app (read in the caller's transaction, if any), or 404. */

@@ -6,6 +6,7 @@ const TITLES: Record<RevisionKind, string> = {
   'warning-grant': 'Granted from warnings',
   'template-sync': 'Template synced',
   restore: 'Revision restored',
+  import: 'Configuration imported',
 };
 
 function count(n: number, word: string): string {

@@ -37,6 +37,6 @@ import { ServiceUsersModule } from './service-users.provider';
     ProxyDefaultsService,
     LearningDeadlines,
   ],
-  exports: [ProxiesService, ProxyAllowlistService, LearningDeadlines],
+  exports: [ProxiesService, ProxyAllowlistService, ProxyDefaultsService, LearningDeadlines],
 })
 export class ProxiesModule {}

@@ -1,7 +1,14 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ConflictException, Injectable } from '@nestjs/common';
-import type { ProxyConnectionDto, ProxyDto, RotateKeyResponse } from '@arrbiter/contracts';
+import type {
+  AllowlistMap,
+  ProxyConnectionDto,
+  ProxyDto,
+  RateLimit,
+  RevisionKind,
+  RotateKeyResponse,
+} from '@arrbiter/contracts';
 import { AppRow, AppsService } from '@arrbiter/server/apps';
 import { AppConfig } from '@arrbiter/server/config';
 import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
@@ -35,6 +42,22 @@ export type ProxyHotPathRow = Pick<
   | 'rateLimitBurst'
   | 'scrub'
 >;
+
+/** A proxy's settings as a declarative configuration document states them, every field resolved. */
+export interface DeclaredProxy {
+  active: boolean;
+  /** Checked and normalised (`checkedOverrides`). */
+  overrides: AllowlistMap;
+  rateLimit: RateLimit | null;
+  scrub: boolean;
+  /** Absent: an existing proxy keeps its key. */
+  key?: string;
+}
+
+/** The name of the constraint a database error broke, when the driver says. */
+function constraintOf(error: unknown): string | undefined {
+  return (error as { driverError?: { constraint?: string } }).driverError?.constraint;
+}
 
 export function toProxyDto(proxy: ProxyRow): ProxyDto {
   return {
@@ -78,35 +101,97 @@ export class ProxiesService {
   async create(appId: string, dto: CreateProxyDto, actor: string): Promise<ProxyConnectionDto> {
     const key = generateProxyKey();
     const { proxy, app } = await this.txHost.withTransaction(async () => {
-      const around = await this.store.around({ appId, serviceId: dto.serviceId });
       const defaults = await this.defaults.get();
+      const proxy = await this.createInTransaction(
+        appId,
+        dto.serviceId,
+        { active: true, overrides: {}, rateLimit: defaults.rateLimit, scrub: defaults.scrub, key },
+        actor,
+        'manual',
+      );
+      return { proxy, app: await this.apps.find(appId) };
+    });
+    await this.changes.publish('proxies', proxy.id);
+    return this.connection(proxy, app, key);
+  }
+
+  /**
+   * Creates a proxy with these settings and its first revision (of `kind`) and recent change, in the
+   * caller's transaction; the caller publishes `proxies`. Overrides must have been checked.
+   */
+  async createInTransaction(
+    appId: string,
+    serviceId: string,
+    settings: DeclaredProxy & { key: string },
+    actor: string,
+    kind: RevisionKind,
+  ): Promise<ProxyRow> {
+    return this.txHost.withTransaction(async () => {
+      const around = await this.store.around({ appId, serviceId });
       const repository = this.store.repository;
       let proxy: ProxyEntity;
       try {
         proxy = await repository.save(
           repository.create({
             appId,
-            serviceId: dto.serviceId,
-            active: true,
-            keyDigest: keyDigest(key),
-            keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE),
-            overrides: {},
+            serviceId,
+            active: settings.active,
+            keyDigest: keyDigest(settings.key),
+            keyCiphertext: this.secrets.encrypt(settings.key, PROXY_KEY_PURPOSE),
+            overrides: settings.overrides,
             learningUntil: null,
-            rateLimitPerMinute: defaults.rateLimit?.perMinute ?? null,
-            rateLimitBurst: defaults.rateLimit?.burst ?? null,
-            scrub: defaults.scrub,
+            rateLimitPerMinute: settings.rateLimit?.perMinute ?? null,
+            rateLimitBurst: settings.rateLimit?.burst ?? null,
+            scrub: settings.scrub,
           }),
         );
       } catch (error) {
-        if (isUniqueViolation(error))
-          throw new ConflictException(`The app "${around.app.name}" already has a proxy for this service`);
+        if (isUniqueViolation(error)) {
+          throw new ConflictException(
+            constraintOf(error) === 'UQ_proxy_app_service'
+              ? `The app "${around.app.name}" already has a proxy for this service`
+              : 'The key is already used by another proxy',
+          );
+        }
         throw error;
       }
-      await this.revisions.recordCreated({ proxy, ...around }, actor);
-      return { proxy, app: around.app };
+      await this.revisions.recordCreated({ proxy, ...around }, actor, kind);
+      return proxy;
     });
-    await this.changes.publish('proxies', proxy.id);
-    return this.connection(proxy, app, key);
+  }
+
+  /**
+   * Sets a proxy to what a declarative document states, under its row lock, as one `import` revision
+   * with its recent change, in the caller's transaction; the caller publishes `proxies`. A key given
+   * replaces the proxy's (the old one stops working). `effectiveBefore`: the effective allowlist before
+   * the import changed the app's template in the same transaction.
+   */
+  async applyDeclaredInTransaction(
+    id: string,
+    declared: DeclaredProxy,
+    actor: string,
+    effectiveBefore?: AllowlistMap,
+  ): Promise<void> {
+    await this.revisions.reviseInTransaction(
+      id,
+      {
+        kind: 'import',
+        actor,
+        action: 'proxy.imported',
+        apply: ({ proxy }) => {
+          proxy.active = declared.active;
+          proxy.overrides = declared.overrides;
+          proxy.rateLimitPerMinute = declared.rateLimit?.perMinute ?? null;
+          proxy.rateLimitBurst = declared.rateLimit?.burst ?? null;
+          proxy.scrub = declared.scrub;
+          if (declared.key !== undefined) {
+            proxy.keyDigest = keyDigest(declared.key);
+            proxy.keyCiphertext = this.secrets.encrypt(declared.key, PROXY_KEY_PURPOSE);
+          }
+        },
+      },
+      effectiveBefore,
+    );
   }
 
   /** Connection details: the key and the Proxy URL a client needs. */
@@ -148,12 +233,27 @@ export class ProxiesService {
   }
 
   async remove(id: string, actor: string): Promise<void> {
+    await this.txHost.withTransaction(() => this.removeInTransaction(id, actor));
+    await this.changes.publish('proxies', id);
+  }
+
+  /** Deletes a proxy with its recent change, in the caller's transaction; the caller publishes `proxies`. */
+  async removeInTransaction(id: string, actor: string): Promise<void> {
     await this.txHost.withTransaction(async () => {
       const context = await this.store.context(id);
       await this.store.repository.delete({ id });
       await this.store.record(actor, 'proxy.deleted', context, 'Proxy deleted: its key no longer works');
     });
-    await this.changes.publish('proxies', id);
+  }
+
+  /** Every proxy, oldest first (a declarative export or import reads them all): one query. */
+  all(): Promise<ProxyRow[]> {
+    return this.store.repository.find({ order: { createdAt: 'ASC' } });
+  }
+
+  /** A proxy's key, decrypted (for an export with secrets). */
+  keyOf(proxy: Pick<ProxyRow, 'keyCiphertext'>): string {
+    return this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE);
   }
 
   /** Every proxy, one app's, or one proxy, with what the proxy route needs: one query. */

@@ -1,7 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import type { Page, RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
+import type { AllowlistMap, Page, RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
 import { ChangeBus } from '@arrbiter/server/database';
 import { RevisionRow, RevisionsService, toRevisionDto } from '@arrbiter/server/history';
 import { PageQueryDto } from '@arrbiter/server/http';
@@ -39,15 +39,30 @@ export class ProxyRevisionsService {
    * the in-memory state is updated before this returns.
    */
   async revise(id: string, change: Revise): Promise<{ context: ProxyContext; revision: RevisionRow }> {
-    const result = await this.txHost.withTransaction(async () => {
+    const result = await this.txHost.withTransaction(() => this.reviseInTransaction(id, change));
+    await this.changes.publish('proxies', id);
+    return result;
+  }
+
+  /**
+   * `revise` in the caller's transaction, which publishes the change once it has committed.
+   * `effectiveBefore`: the effective allowlist before a write that also changed the proxy's template
+   * in the same transaction (a declarative import), for the revision's summary.
+   */
+  async reviseInTransaction(
+    id: string,
+    change: Revise,
+    effectiveBefore?: AllowlistMap,
+  ): Promise<{ context: ProxyContext; revision: RevisionRow }> {
+    return this.txHost.withTransaction(async () => {
       const context = await this.store.context(id, true);
       const { proxy, template } = context;
-      const effectiveBefore = effectiveAllowlist(template, proxy.overrides);
+      const before = effectiveBefore ?? effectiveAllowlist(template, proxy.overrides);
       const activeBefore = proxy.active;
       const applied = await change.apply(context);
       await this.store.repository.save(proxy);
       const summary = summarize(change.kind, {
-        effectiveBefore,
+        effectiveBefore: before,
         effectiveAfter: effectiveAllowlist(template, proxy.overrides),
         activeBefore,
         activeAfter: proxy.active,
@@ -65,18 +80,16 @@ export class ProxyRevisionsService {
       await this.store.record(change.actor, change.action, context, describeSummary(summary));
       return { context, revision };
     });
-    await this.changes.publish('proxies', id);
-    return result;
   }
 
   /**
    * The first revision of a new proxy (in the creating transaction): what it started with, so that it
    * can be restored later; and its creation in recent changes.
    */
-  async recordCreated(context: ProxyContext, actor: string): Promise<void> {
+  async recordCreated(context: ProxyContext, actor: string, kind: RevisionKind = 'manual'): Promise<void> {
     const { proxy, template } = context;
     const summary = summarize(
-      'manual',
+      kind,
       {
         effectiveBefore: {},
         effectiveAfter: effectiveAllowlist(template, proxy.overrides),
@@ -87,7 +100,7 @@ export class ProxyRevisionsService {
     );
     await this.revisions.record({
       proxyId: proxy.id,
-      kind: 'manual',
+      kind,
       overrides: proxy.overrides,
       active: proxy.active,
       author: actor,

@@ -79,15 +79,29 @@ export class ServicesService {
   async create(dto: CreateServiceDto, actor: string): Promise<ServiceDto> {
     const baseUrl = this.baseUrl(dto.baseUrl);
     const discovery = await this.client.discover(baseUrl, dto.apiKey);
-    let saved: ServiceEntity;
+    const saved = await this.txHost.withTransaction(() =>
+      this.createInTransaction({ baseUrl, apiKey: dto.apiKey, discovery }, actor),
+    );
+    await this.afterWrite(saved, dto.apiKey);
+    return toServiceDto(saved);
+  }
+
+  /**
+   * Stores a service that `discover` has found (`baseUrl` normalised by `checkBaseUrl`) with its
+   * recent change, in the caller's transaction; the caller calls `afterWrite` once it has committed.
+   */
+  async createInTransaction(
+    { baseUrl, apiKey, discovery }: { baseUrl: string; apiKey: string; discovery: Discovery },
+    actor: string,
+  ): Promise<ServiceRow> {
     try {
-      saved = await this.txHost.withTransaction(async () => {
+      return await this.txHost.withTransaction(async () => {
         const repository = this.services;
         const service = await repository.save(
           repository.create({
             ...this.fields(discovery),
             baseUrl,
-            apiKeyCiphertext: this.secrets.encrypt(dto.apiKey, SERVICE_KEY_PURPOSE),
+            apiKeyCiphertext: this.secrets.encrypt(apiKey, SERVICE_KEY_PURPOSE),
           }),
         );
         await this.record(
@@ -102,16 +116,13 @@ export class ServicesService {
       if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
       throw error;
     }
-    await this.fetchCatalog(saved, dto.apiKey);
-    await this.changes.publish('services');
-    return toServiceDto(saved);
   }
 
   /** Changes the address or key; the upstream is discovered again and must still answer. */
   async update(id: string, dto: UpdateServiceDto, actor: string): Promise<ServiceDto> {
     const service = await this.find(id);
     const baseUrl = dto.baseUrl === undefined ? service.baseUrl : this.baseUrl(dto.baseUrl);
-    const apiKey = dto.apiKey ?? this.secrets.decrypt(service.apiKeyCiphertext, SERVICE_KEY_PURPOSE);
+    const apiKey = dto.apiKey ?? this.apiKeyOf(service);
     const discovery = await this.client.discover(baseUrl, apiKey);
     if (discovery.type !== service.type) {
       throw new ConflictException(
@@ -138,18 +149,67 @@ export class ServicesService {
       if (isUniqueViolation(error)) throw new ConflictException(`${baseUrl} is already registered`);
       throw error;
     }
-    await this.fetchCatalog(service, apiKey);
-    await this.changes.publish('services');
+    await this.afterWrite(service, apiKey);
     return toServiceDto(service);
+  }
+
+  /**
+   * Replaces a service's key with one that `discover` has accepted (same type), with its recent change,
+   * in the caller's transaction; the caller calls `afterWrite` once it has committed.
+   */
+  async replaceKeyInTransaction(
+    id: string,
+    { apiKey, discovery }: { apiKey: string; discovery: Discovery },
+    actor: string,
+  ): Promise<ServiceRow> {
+    return this.txHost.withTransaction(async () => {
+      const service = await this.find(id);
+      if (discovery.type !== service.type) {
+        throw new ConflictException(
+          `${service.baseUrl} is now a ${discovery.type}, but this service is a ${service.type}: register it as a new service`,
+        );
+      }
+      Object.assign(service, this.fields(discovery), {
+        apiKeyCiphertext: this.secrets.encrypt(apiKey, SERVICE_KEY_PURPOSE),
+      });
+      await this.services.save(service);
+      await this.record(actor, 'service.updated', service, `${service.type} "${service.name}": API key replaced`);
+      return service;
+    });
+  }
+
+  /**
+   * After a committed write: the service type's OpenAPI descriptions (fetched once per type and
+   * version; failures are logged), then the in-memory state.
+   */
+  async afterWrite(service: ServiceRow, apiKey: string, publish = true): Promise<void> {
+    await this.fetchCatalog(service, apiKey);
+    if (publish) await this.changes.publish('services');
+  }
+
+  /** Asks the upstream at a normalised base URL who it is, with this key (422 / 502 when it cannot say). */
+  discover(baseUrl: string, apiKey: string): Promise<Discovery> {
+    return this.client.discover(baseUrl, apiKey);
+  }
+
+  /** The upstream's own key, decrypted (for an export with secrets and for comparing a document's key). */
+  apiKeyOf(service: Pick<ServiceRow, 'apiKeyCiphertext'>): string {
+    return this.secrets.decrypt(service.apiKeyCiphertext, SERVICE_KEY_PURPOSE);
   }
 
   /** Deletes a service that no proxy uses; otherwise 409 naming the apps that use it. */
   async remove(id: string, actor: string): Promise<void> {
+    await this.txHost.withTransaction(() => this.removeInTransaction(id, actor));
+    await this.changes.publish('services');
+  }
+
+  /** Deletes a service that no proxy uses (409 otherwise), in the caller's transaction; the caller publishes. */
+  async removeInTransaction(id: string, actor: string): Promise<void> {
     const service = await this.find(id);
     const users = await this.users.appNamesOf(id);
     if (users.length > 0) {
       throw new ConflictException(
-        `The service is used by the proxies of: ${users.join(', ')}. Remove those proxies first.`,
+        `The service ${service.baseUrl} is used by the proxies of: ${users.join(', ')}. Remove those proxies first.`,
       );
     }
     await this.txHost.withTransaction(async () => {
@@ -161,7 +221,6 @@ export class ServicesService {
         `${service.type} "${service.name}" at ${service.baseUrl} deleted`,
       );
     });
-    await this.changes.publish('services');
   }
 
   /** Whether the upstream answers its `/ping` now. */
@@ -203,7 +262,7 @@ export class ServicesService {
     };
   }
 
-  private async fetchCatalog(service: ServiceEntity, apiKey: string): Promise<void> {
+  private async fetchCatalog(service: ServiceRow, apiKey: string): Promise<void> {
     await this.catalog.ensure(service.type, service.apiVersions, async (version) => {
       const { status, body } = await this.client.getJson(
         service.baseUrl,

@@ -18,6 +18,16 @@ export const DEFAULT_INTERVAL_MINUTES = 24 * 60;
 
 export type LastSync = NonNullable<TemplateRepositoryStatus['lastSync']>;
 
+/** The settings as stored: trimmed, the folder without a trailing slash. */
+export function normaliseRepositorySettings(settings: TemplateRepositorySettings): TemplateRepositorySettings {
+  return {
+    url: settings.url.trim(),
+    ref: settings.ref.trim(),
+    path: settings.path.trim().replace(/\/+$/, ''),
+    intervalMinutes: settings.intervalMinutes,
+  };
+}
+
 /** Where templates are synced from (`GET/PUT /api/admin/v1/settings/template-repository`). */
 @Injectable()
 export class RepositorySettingsService {
@@ -47,17 +57,20 @@ export class RepositorySettingsService {
   }
 
   async put(settings: TemplateRepositorySettings, actor: string): Promise<TemplateRepositoryStatus> {
-    const value: TemplateRepositorySettings = {
-      url: settings.url.trim(),
-      ref: settings.ref.trim(),
-      path: settings.path.trim().replace(/\/+$/, ''),
-      intervalMinutes: settings.intervalMinutes,
-    };
-    // A local directory set here must be inside TEMPLATE_ROOT (or the operator's TEMPLATE_REPOSITORY).
-    if (isLocalDirectory(value.url)) {
-      const refused = await localDirectoryProblem(value.url, value.path, localDirectoryRules(this.config));
-      if (refused) throw new BadRequestException(refused);
-    }
+    await this.txHost.withTransaction(() => this.putInTransaction(settings, actor));
+    await this.changes.publish('settings');
+    return this.status();
+  }
+
+  /**
+   * Checks and saves the settings with their recent change, in the caller's transaction; the caller
+   * publishes `settings` once it has committed (the scheduler re-plans). `operator`: set by the
+   * operator (a `CONFIG_FILE`, the command line), whose local directory is allowed anywhere.
+   */
+  async putInTransaction(settings: TemplateRepositorySettings, actor: string, operator = false): Promise<void> {
+    const value = normaliseRepositorySettings(settings);
+    const refused = operator ? undefined : await this.problem(value);
+    if (refused) throw new BadRequestException(refused);
     await this.txHost.withTransaction(async () => {
       await this.settings.save({ key: SETTINGS_KEY, value });
       await this.audit.record({
@@ -71,8 +84,17 @@ export class RepositorySettingsService {
             : `Template repository set to ${value.url}${value.ref ? ` at ${value.ref}` : ''}${value.path ? `, folder ${value.path}` : ''}; ${value.intervalMinutes > 0 ? `synced every ${value.intervalMinutes} minutes` : 'synced on request only'}`,
       });
     });
-    await this.changes.publish('settings');
-    return this.status();
+  }
+
+  /**
+   * Why these settings cannot be saved through the admin API (or a declarative document), or
+   * undefined: a local directory set here must be inside TEMPLATE_ROOT (or be the operator's
+   * TEMPLATE_REPOSITORY).
+   */
+  async problem(settings: TemplateRepositorySettings): Promise<string | undefined> {
+    const value = normaliseRepositorySettings(settings);
+    if (!isLocalDirectory(value.url)) return undefined;
+    return localDirectoryProblem(value.url, value.path, localDirectoryRules(this.config));
   }
 
   async recordLastSync(lastSync: LastSync): Promise<void> {

@@ -15,6 +15,6 @@ import { TemplateSyncService } from './template-sync.service';
   imports: [TemplatesModule, AppsModule, ProxiesModule, ServicesModule, TypeOrmModule.forFeature([SettingEntity])],
   controllers: [TemplateSyncController],
   providers: [RepositorySettingsService, TemplateSyncService, TemplateSyncScheduler],
-  exports: [TemplateSyncService],
+  exports: [TemplateSyncService, RepositorySettingsService],
 })
 export class TemplateSyncModule {}

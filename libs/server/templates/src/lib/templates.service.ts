@@ -85,6 +85,11 @@ export class TemplatesService {
     return templates.save(templates.create({ name, source: 'local', removed: false, blocks }));
   }
 
+  /** Replaces a local template's blocks, in the caller's transaction; the caller publishes `templates`. */
+  async replaceLocalBlocks(id: string, blocks: Record<string, AllowlistMap>): Promise<void> {
+    await this.templates.update({ id, source: 'local' }, { blocks });
+  }
+
   /** Whether any template is stored. */
   async any(): Promise<boolean> {
     return (await this.templates.count()) > 0;

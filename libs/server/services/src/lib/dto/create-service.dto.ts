@@ -1,8 +1,9 @@
 import { CreateServiceRequest, UpdateServiceRequest } from '@arrbiter/contracts';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
-const API_KEY = /^[\x21-\x7e]{8,256}$/;
-const API_KEY_MESSAGE = 'apiKey must be 8-256 printable characters without spaces';
+/** An upstream's own key: printable, no spaces. */
+export const API_KEY = /^[\x21-\x7e]{8,256}$/;
+export const API_KEY_MESSAGE = 'apiKey must be 8-256 printable characters without spaces';
 
 export class CreateServiceDto implements CreateServiceRequest {
   @MaxLength(2048)

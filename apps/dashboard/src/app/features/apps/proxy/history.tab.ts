@@ -11,6 +11,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
   'warning-grant': 'Granted from a warning',
   'template-sync': 'Template sync',
   restore: 'Restore',
+  import: 'Configuration import',
 };
 
 /** The proxy's revisions, each comparable with the current configuration and restorable. */
