@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@arrbiter/server/config';
 import { EmbeddedDatabaseLockedError } from '@arrbiter/server/database';
+import { ConfigFileError } from '@arrbiter/server/declarative-config';
 import { flushLogs } from '@arrbiter/server/http';
 import { createApp } from './app/create-app';
+import { exportCommand, importCommand } from './cli/config-commands';
 import { migrate } from './cli/migrate';
 import { resetPassword } from './cli/reset-password';
 
@@ -16,7 +18,13 @@ const SHUTDOWN_DEADLINE_MS = 20_000;
  */
 async function serve(config: AppConfig): Promise<void> {
   const app = await createApp(config);
-  await app.listen(config.port, config.host);
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    // A start-up hook failed (CONFIG_FILE, say): close what opened (the embedded database) before exiting.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   // Log lines are written in batches: what start-up logged is out before the first request is served.
   flushLogs();
   const logger = new Logger('Shutdown');
@@ -69,8 +77,14 @@ async function main(argv: string[]): Promise<number | undefined> {
       return 0;
     case 'reset-password':
       return resetPassword(config, args);
+    case 'export':
+      return exportCommand(config, args);
+    case 'import':
+      return importCommand(config, args, process.env);
     default:
-      console.error(`Unknown command "${command}". Commands: serve (default), migrate, reset-password <username>`);
+      console.error(
+        `Unknown command "${command}". Commands: serve (default), migrate, reset-password <username>, export [--secrets] [--yaml], import <file> [--dry-run]`,
+      );
       return 2;
   }
 }
@@ -81,7 +95,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // A second process on the same DATA_DIR: one clear line, no stack.
-    if (error instanceof EmbeddedDatabaseLockedError) console.error(error.message);
+    // A CONFIG_FILE that cannot be applied: its problems, no stack (and never a secret's value).
+    if (error instanceof EmbeddedDatabaseLockedError || error instanceof ConfigFileError) console.error(error.message);
     else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },

@@ -2,3 +2,4 @@ export * from './lib/auth';
 export * from './lib/errors';
 export * from './lib/health';
 export * from './lib/admin';
+export * from './lib/config';

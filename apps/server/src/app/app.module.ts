@@ -5,6 +5,7 @@ import { AdminRequest, AuthModule, OriginGuard, SessionGuard } from '@arrbiter/s
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { AppConfig, Clock, ConfigModule } from '@arrbiter/server/config';
 import { CryptoModule } from '@arrbiter/server/crypto';
+import { DeclarativeConfigModule } from '@arrbiter/server/declarative-config';
 import { DatabaseModule } from '@arrbiter/server/database';
 import { GatewayModule } from '@arrbiter/server/gateway';
 import { HistoryModule } from '@arrbiter/server/history';
@@ -29,12 +30,15 @@ export interface AppModuleOptions {
 
 /**
  * How much JSON a request may send, decided once the Origin and session guards let it in: a few KB on
- * public routes (sign-in), 100 KB for an administrator, 10 MB for an administrator's OpenAPI upload.
+ * public routes (sign-in), 100 KB for an administrator, 10 MB for an administrator's OpenAPI upload
+ * or configuration document (`MAX_DOCUMENT_BYTES`, which YAML documents get too).
  */
 function jsonBodyLimit(request: AdminRequest): string {
   // The session guard names the administrator; on a public route there is none.
   if (!request.admin) return '4kb';
-  return request.path.startsWith('/api/admin/v1/openapi/') ? '10mb' : '100kb';
+  return request.path.startsWith('/api/admin/v1/openapi/') || request.path === '/api/admin/v1/config/import'
+    ? '10mb'
+    : '100kb';
 }
 
 /** Wiring only: configuration, database, logging, the global pipeline and the domain modules. */
@@ -61,6 +65,7 @@ export class AppModule {
         WarningsModule,
         TemplatesModule,
         TemplateSyncModule,
+        DeclarativeConfigModule.withConfigFile(),
       ],
       providers: [
         {

@@ -4,3 +4,4 @@ export * from './lib/config.module';
 export * from './lib/load-config';
 export * from './lib/clock';
 export * from './lib/trusted-proxies';
+export * from './lib/document-file';

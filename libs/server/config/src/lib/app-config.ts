@@ -1,3 +1,5 @@
+import type { DocumentFile } from './document-file';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -63,4 +65,9 @@ export class AppConfig {
   readonly metricsPort!: number | undefined;
   /** `METRICS_HOST`: the metrics port's listen address. */
   readonly metricsHost!: string;
+  /**
+   * `CONFIG_FILE`: the declarative configuration document applied at start-up, read once with the
+   * values of the secret references it holds; `undefined`: none.
+   */
+  readonly configFile!: DocumentFile | undefined;
 }

@@ -17,6 +17,7 @@ import {
 import { TrustedProxies } from './trusted-proxies';
 import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
 import { ConfigError } from './config-error';
+import { DocumentFile, readDocumentFile } from './document-file';
 
 /** Where OpenAPI descriptions come from when an upstream does not serve its own. */
 /** The public Starr Proxy community templates (`<serviceType>/<template>.json` under `path`). */
@@ -156,6 +157,11 @@ class EnvironmentVariables {
   @IsString()
   @MinLength(1)
   METRICS_HOST?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  CONFIG_FILE?: string;
 }
 
 const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
@@ -317,6 +323,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     );
   }
 
+  // Read once, with the environment variables and files its references name (never logged).
+  let configFile: DocumentFile | undefined;
+  if (env.CONFIG_FILE !== undefined) {
+    try {
+      configFile = readDocumentFile(env.CONFIG_FILE, environment, cwd);
+    } catch (error) {
+      problems.push(`CONFIG_FILE ${(error as Error).message}`);
+    }
+  }
+
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   try {
     new TrustedProxies(trustProxy);
@@ -380,6 +396,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     templateRoot: templateRoot === undefined ? undefined : resolve(templateRoot),
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST ?? '0.0.0.0',
+    configFile,
   } satisfies AppConfig);
 }
 
@@ -407,4 +424,5 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   DATABASE_LISTEN_URL = undefined;
   METRICS_PORT = undefined;
   METRICS_HOST = undefined;
+  CONFIG_FILE = undefined;
 }

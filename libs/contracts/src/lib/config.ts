@@ -1,0 +1,117 @@
+import type { AllowlistMap, Grant, ProxyDefaults, RateLimit, TemplateRepositorySettings } from './admin';
+
+/** The version of the declarative configuration document this server reads and writes. */
+export const CONFIG_DOCUMENT_VERSION = 1;
+
+/**
+ * The declarative configuration document (`GET /api/admin/v1/config/export`,
+ * `POST /api/admin/v1/config/import`, `CONFIG_FILE`, `main.js export|import`). Objects are named by
+ * natural keys, never by ids, so that a document moves between instances: a service by its base URL
+ * (or its name), an app by its slug, a proxy by its app and its service, a template by its name.
+ *
+ * On import, a field left out keeps an existing object's value and takes the default for a new one;
+ * a collection left out is not touched. Objects the document does not list are deleted only with
+ * `prune: true`, and only in the collections the document lists.
+ */
+export interface ConfigDocument {
+  version: typeof CONFIG_DOCUMENT_VERSION;
+  /** Delete the services, templates, apps and proxies that the listed collections leave out (default false). */
+  prune?: boolean;
+  settings?: ConfigSettings;
+  services?: ConfigService[];
+  templates?: ConfigTemplate[];
+  apps?: ConfigApp[];
+}
+
+/**
+ * Server-wide settings. Each key is one section, read and applied on its own; a section left out is not
+ * touched. (The notifications of issue 19 are another section, `notifications`, added beside these.)
+ */
+export interface ConfigSettings {
+  proxyDefaults?: ProxyDefaults;
+  templateRepository?: TemplateRepositorySettings;
+}
+
+export interface ConfigService {
+  /** The natural key: the base URL, URL base included. */
+  baseUrl: string;
+  /** Discovered from the upstream; in a document, a name proxies may refer to the service by. */
+  name?: string;
+  /** Discovered from the upstream; checked against it when given. */
+  type?: string;
+  /** The upstream's own key: exported with `?secrets=true` only; required to register a new service. */
+  apiKey?: string;
+}
+
+export interface ConfigTemplate {
+  name: string;
+  /**
+   * `local` (default): saved by an admin, owned by the document. `repository`: synced from the
+   * template repository and written only when the instance does not have it (a restore before the first
+   * sync); a sync owns it afterwards.
+   */
+  source?: 'local' | 'repository';
+  /** Service type → override-form block. */
+  blocks: Record<string, AllowlistMap>;
+}
+
+export interface ConfigApp {
+  /** The natural key. */
+  slug: string;
+  name: string;
+  /** A template's name, or null for none (default null). */
+  template?: string | null;
+  /** Default true. */
+  active?: boolean;
+  /** Left out: the app's proxies are not touched. */
+  proxies?: ConfigProxy[];
+}
+
+export interface ConfigProxy {
+  /** The service: its base URL, or its name when no other service has it. */
+  service: string;
+  /** Default true. */
+  active?: boolean;
+  /** Default `{}` (the template's grants only). */
+  overrides?: AllowlistMap;
+  /** Null: no limit. Default: the proxy defaults. */
+  rateLimit?: RateLimit | null;
+  /** Default: the proxy defaults. */
+  scrub?: boolean;
+  /** The proxy key (32 lower-case hex characters): exported with `?secrets=true` only; default: a new key. */
+  key?: string;
+}
+
+/** What an import does (or, for a dry run, would do) to one object. */
+export type ConfigChangeKind = 'created' | 'updated' | 'deleted';
+
+export interface ConfigObjectChange {
+  kind: ConfigChangeKind;
+  /** Its natural key: a base URL, a template name, an app slug, `slug → service`, a settings section. */
+  name: string;
+  /** What changes, one short phrase each ("name", "template", "API key replaced", …). */
+  changes: string[];
+}
+
+export interface ConfigProxyChange extends ConfigObjectChange {
+  app: string;
+  service: string;
+  /** Effective grants the proxy gains and loses (created: every grant it starts with). */
+  added: Grant[];
+  removed: Grant[];
+}
+
+/** `POST /api/admin/v1/config/import?dryRun=`: what the document changes, by collection. */
+export interface ConfigImportReport {
+  dryRun: boolean;
+  /** Whether anything changes; false for a document that matches the instance. */
+  changed: boolean;
+  prune: boolean;
+  settings: ConfigObjectChange[];
+  services: ConfigObjectChange[];
+  templates: ConfigObjectChange[];
+  apps: ConfigObjectChange[];
+  proxies: ConfigProxyChange[];
+  /** Objects the document names that already match it. */
+  unchanged: { settings: number; services: number; templates: number; apps: number; proxies: number };
+}
