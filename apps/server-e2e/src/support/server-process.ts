@@ -74,12 +74,12 @@ export function runCommand(
   args: string[],
   env: NodeJS.ProcessEnv,
   input?: string,
-): { status: number | null; output: string } {
+): { status: number | null; output: string; stdout: string } {
   const result = spawnSync(process.execPath, [SERVER_MAIN, ...args], {
     env: childEnv(env),
     input,
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  return { status: result.status, output: `${result.stdout}${result.stderr}`, stdout: result.stdout };
 }
