@@ -121,6 +121,51 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- if and .Values.metrics.prometheusRule.enabled (not .Values.metrics.enabled) }}
 {{- fail "metrics.prometheusRule.enabled needs metrics.enabled" }}
 {{- end }}
+{{- $sources := 0 }}
+{{- range $source := list .Values.configFile.document .Values.configFile.existingConfigMap .Values.configFile.existingSecret }}
+{{- if $source }}{{ $sources = add1 $sources }}{{ end }}
+{{- end }}
+{{- if gt $sources 1 }}
+{{- fail "set one of configFile.document, configFile.existingConfigMap and configFile.existingSecret, not several" }}
+{{- end }}
+{{- end }}
+
+{{/* Where the declarative configuration document is mounted (CONFIG_FILE), or nothing without one. */}}
+{{- define "arrbiter.configFilePath" -}}
+{{- with .Values.configFile }}
+{{- if or .document .existingConfigMap .existingSecret -}}
+/etc/arrbiter/config/{{ .key }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.configFileVolume" -}}
+{{- with .Values.configFile }}
+{{- if .existingSecret }}
+- name: config-file
+  secret:
+    secretName: {{ .existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .key }}
+        path: {{ .key }}
+{{- else if or .document .existingConfigMap }}
+- name: config-file
+  configMap:
+    name: {{ .existingConfigMap | default (printf "%s-config-file" (include "arrbiter.fullname" $)) }}
+    items:
+      - key: {{ .key }}
+        path: {{ .key }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.configFileMount" -}}
+{{- if include "arrbiter.configFilePath" . }}
+- name: config-file
+  mountPath: /etc/arrbiter/config
+  readOnly: true
+{{- end }}
 {{- end }}
 
 {{/* The DATABASE_URL variable, from the chart's Secret or an existing one. */}}
