@@ -13,3 +13,10 @@ export function describeError(error: unknown): string {
   }
   return error instanceof Error ? error.message : 'Something went wrong.';
 }
+
+/** Each problem of a failed admin call on its own line (a 400 names every field at fault). */
+export function errorLines(error: unknown): string[] {
+  if (error instanceof HttpErrorResponse && Array.isArray((error.error as Partial<ApiError> | null)?.message))
+    return (error.error as ApiError).message as string[];
+  return [describeError(error)];
+}

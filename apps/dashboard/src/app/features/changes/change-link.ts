@@ -15,6 +15,8 @@ export function changeLink(change: ChangeDto): { commands: string[]; queryParams
     case 'template':
     case 'settings':
       return { commands: ['/templates'] };
+    case 'config':
+      return { commands: ['/settings'] };
     case 'warning':
       return change.appId
         ? { commands: ['/warnings'], queryParams: { appId: change.appId } }

@@ -4,12 +4,19 @@ import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
 import { LimitsFormComponent } from '../apps/limits-form.component';
 import { ProxiesApiService } from '../apps/proxies-api.service';
+import { BackupConfigComponent } from './backup-config.component';
 
-/** Server-wide settings: what new proxies start with. */
+/** Server-wide settings: what new proxies start with; backup and declarative configuration. */
 @Component({
   selector: 'arb-settings-page',
-  imports: [LimitsFormComponent],
+  imports: [LimitsFormComponent, BackupConfigComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
+  styles: `
+    :host {
+      display: grid;
+      gap: 1rem;
+    }
+  `,
   template: `
     <header class="page-header">
       <h1>Settings</h1>
@@ -36,6 +43,7 @@ import { ProxiesApiService } from '../apps/proxies-api.service';
         <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
       }
     </section>
+    <arb-backup-config />
   `,
 })
 export class SettingsPage implements OnInit {

@@ -1,0 +1,149 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppDto, ConfigDocument, Page as ListPage, ServiceDto } from '@arrbiter/contracts';
+import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { parse, stringify } from 'yaml';
+import { AdminHttpClient } from '../support/admin-client';
+import { axeViolations } from '../support/axe';
+import { Browser, openBrowser } from '../support/browser';
+import { ServerProcess, startServer } from '../support/server-process';
+
+const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'backup and configuration passphrase' };
+const PREFIX = 'backup';
+
+/** Settings → Backup & configuration in a real browser: export downloads, import dry run, then apply. */
+describe('backup and declarative configuration in the dashboard', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let upstream: FakeServarr;
+  let browser: Browser;
+  let admin: AdminHttpClient;
+  let work: string;
+  let origin: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'arrbiter-backup-'));
+    database = await createTestDatabase();
+    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
+    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
+    origin = AdminHttpClient.origin(server);
+    admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
+    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
+      baseUrl: upstream.url,
+      apiKey: upstream.options.apiKey,
+    });
+    const app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+      name: 'Notifiarr',
+      slug: 'notifiarr',
+      templateId: null,
+      active: true,
+    });
+    await admin.request('POST', `/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id });
+    browser = await openBrowser();
+    const { page } = browser;
+    await page.goto(`${origin}/settings`);
+    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
+    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Backup & configuration' }).waitFor();
+  });
+  afterEach(async () => {
+    const name = expect.getState().currentTestName;
+    if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await upstream?.stop();
+    await database?.drop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('downloads the configuration as YAML, and with secrets only after a confirmation', async () => {
+    const { page } = browser;
+    const [plain] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(plain.suggestedFilename()).toMatch(/^arrbiter-config-\d{4}-\d{2}-\d{2}\.yaml$/);
+    const document = parse(readFileSync(await plain.path(), 'utf8')) as ConfigDocument;
+    expect(document.apps?.map((a) => a.slug)).toEqual(['notifiarr']);
+    expect(JSON.stringify(document)).not.toContain(upstream.options.apiKey);
+
+    await page.getByRole('radio', { name: 'JSON' }).check();
+    await page.getByLabel(/Include secrets/).check();
+    await page.getByRole('button', { name: 'Download' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('in clear text').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const [secret] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download with secrets' }).click(),
+    ]);
+    expect(secret.suggestedFilename()).toMatch(/\.json$/);
+    const withSecrets = JSON.parse(readFileSync(await secret.path(), 'utf8')) as ConfigDocument;
+    expect(withSecrets.services?.[0].apiKey).toBe(upstream.options.apiKey);
+    await page.getByRole('status').filter({ hasText: 'with secrets' }).waitFor();
+  });
+
+  it('shows what an import would change (dry run), then applies it', async () => {
+    const { page } = browser;
+    const file = join(work, 'arrbiter.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        version: 1,
+        apps: [
+          {
+            slug: 'notifiarr',
+            name: 'Notifiarr',
+            proxies: [{ service: 'Movies', overrides: { '/api/v3/movie': ['get'] } }],
+          },
+          {
+            slug: 'lunasea',
+            name: 'LunaSea',
+            proxies: [{ service: 'Movies', overrides: { '/api/v3/queue': ['get'] } }],
+          },
+        ],
+      }),
+    );
+    await page.getByLabel(/Configuration document/).setInputFiles(file);
+    await page.getByRole('button', { name: 'Check changes' }).click();
+    const report = page.getByRole('region', { name: 'What the import would change' });
+    await report.getByText('Would change apps: 1 created; proxies: 1 created, 1 updated.').waitFor();
+    expect(await report.textContent()).toContain('lunasea');
+    // A dry run changes nothing.
+    expect((await admin.request<ListPage<AppDto>>('GET', '/api/admin/v1/apps')).items).toHaveLength(1);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((value) => localStorage.setItem('arrbiter.theme', value), theme);
+      await page.evaluate((value) => document.documentElement.setAttribute('data-theme', value), theme);
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await browser.screenshot(`${PREFIX}-dry-run`);
+
+    await report.getByRole('button', { name: 'Apply' }).click();
+    const applied = page.getByRole('region', { name: 'What the import changed' });
+    await applied.getByText('Changed apps: 1 created; proxies: 1 created, 1 updated.').waitFor();
+    const apps = (await admin.request<ListPage<AppDto>>('GET', '/api/admin/v1/apps')).items;
+    expect(apps.map((a) => a.slug)).toEqual(['lunasea', 'notifiarr']);
+
+    // Checked again, the same document has nothing left to change.
+    await page.getByRole('button', { name: 'Check changes' }).click();
+    await page.getByText('Nothing to change: this instance already matches the document.').waitFor();
+  });
+
+  it('lists every problem of an invalid document, naming where it is', async () => {
+    const { page } = browser;
+    const file = join(work, 'broken.json');
+    writeFileSync(file, JSON.stringify({ version: 1, apps: [{ slug: 'Bad Slug', name: 'X', colour: 'red' }] }));
+    await page.getByLabel(/Configuration document/).setInputFiles(file);
+    await page.getByRole('button', { name: 'Check changes' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'nothing was changed' });
+    await alert.waitFor();
+    const text = await alert.textContent();
+    expect(text).toContain('apps[0].slug must be 1-63 lower-case letters');
+    expect(text).toContain('apps[0].colour is not a known field');
+  });
+});
