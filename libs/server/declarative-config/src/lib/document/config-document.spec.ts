@@ -1,0 +1,170 @@
+import {
+  DocumentProblems,
+  parseDocumentText,
+  refuseReferences,
+  resolveReferences,
+  serialiseDocument,
+  validateDocument,
+} from './config-document';
+
+const problems = async (run: () => unknown): Promise<readonly string[]> => {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof DocumentProblems) return error.problems;
+    throw error;
+  }
+  throw new Error('no problems were found');
+};
+
+describe('the declarative configuration document', () => {
+  describe(parseDocumentText.name, () => {
+    it('reads JSON and YAML, and refuses duplicate keys and alias bombs', async () => {
+      expect(parseDocumentText('{"version": 1}', 'json')).toEqual({ version: 1 });
+      expect(parseDocumentText('version: 1\napps: []\n', 'yaml')).toEqual({ version: 1, apps: [] });
+      expect(await problems(() => parseDocumentText('{"version": ', 'json'))).toEqual([
+        expect.stringMatching(/^the document is not valid JSON/),
+      ]);
+      expect(await problems(() => parseDocumentText('a: 1\na: 2\n', 'yaml'))).toEqual([
+        expect.stringMatching(/^the document is not valid YAML \(Map keys must be unique/),
+      ]);
+      const bomb = [
+        'a: &a [x, x, x, x, x, x, x, x, x]',
+        ...Array.from(
+          { length: 8 },
+          (_, i) =>
+            `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`,
+        ),
+      ].join('\n');
+      expect(await problems(() => parseDocumentText(bomb, 'yaml'))).toEqual([
+        expect.stringMatching(/^the document is not valid YAML \(.*alias/i),
+      ]);
+    });
+
+    it('keeps a __proto__ key as a plain key, which validation then refuses as an API path', async () => {
+      const parsed = parseDocumentText(
+        '{"version": 1, "apps": [{"slug": "a", "name": "A", "proxies": [{"service": "x", "overrides": {"__proto__": ["get"]}}]}]}',
+        'json',
+      );
+      expect(await problems(() => validateDocument(parsed))).toEqual([
+        'apps[0].proxies[0].overrides: "__proto__" is not an API path (absolute, segments literal or {param}, no query)',
+      ]);
+    });
+  });
+
+  describe(resolveReferences.name, () => {
+    const references = new Map([
+      ['${RADARR_KEY}', { value: 'k'.repeat(32) }],
+      ['${file:/run/secrets/key}', { value: 'f'.repeat(32) }],
+      ['${MISSING}', { problem: 'the environment variable MISSING is not set' }],
+    ]);
+
+    it('puts the values in, anywhere in a string, and keeps $${ as a literal ${', () => {
+      expect(
+        resolveReferences(
+          {
+            services: [{ baseUrl: 'http://radarr:7878', apiKey: '${RADARR_KEY}' }],
+            note: 'a $${literal} and ${file:/run/secrets/key}!',
+          },
+          references,
+        ),
+      ).toEqual({
+        services: [{ baseUrl: 'http://radarr:7878', apiKey: 'k'.repeat(32) }],
+        note: `a \${literal} and ${'f'.repeat(32)}!`,
+      });
+    });
+
+    it('names the path and the reference of what cannot be resolved, never a value', async () => {
+      const found = await problems(() =>
+        resolveReferences(
+          { services: [{ apiKey: '${MISSING}' }, { apiKey: '${RADARR_KEY}' }], x: '${NOT_READ}' },
+          references,
+        ),
+      );
+      expect(found).toEqual([
+        'services[0].apiKey: ${MISSING} cannot be resolved: the environment variable MISSING is not set',
+        'x: ${NOT_READ} cannot be resolved: unknown reference',
+      ]);
+      expect(found.join('\n')).not.toContain('k'.repeat(32));
+    });
+  });
+
+  it('refuses references in a document sent over the admin API', async () => {
+    expect(await problems(() => refuseReferences({ apps: [{ proxies: [{ key: '${file:/etc/shadow}' }] }] }))).toEqual([
+      'apps[0].proxies[0].key: ${file:/etc/shadow} is a secret reference; they are resolved only in CONFIG_FILE and `main.js import`, so send the value itself',
+    ]);
+    expect(() => refuseReferences({ note: 'a $${literal}' })).not.toThrow();
+  });
+
+  describe(validateDocument.name, () => {
+    it('normalises base URLs and maps, and names every problem by its path', async () => {
+      const document = await validateDocument({
+        version: 1,
+        services: [{ baseUrl: 'http://radarr:7878/' }],
+        templates: [{ name: 'Read', blocks: { radarr: { '/api/v3/movie': ['head', 'get'] } } }],
+        apps: [
+          {
+            slug: 'a',
+            name: 'A',
+            proxies: [{ service: 'Radarr', overrides: { '/b': ['get'], '/a': ['post', 'get'] } }],
+          },
+        ],
+      });
+      expect(document.services?.[0].baseUrl).toBe('http://radarr:7878');
+      expect(document.templates?.[0].blocks).toEqual({ radarr: { '/api/v3/movie': ['get', 'head'] } });
+      expect(Object.entries(document.apps?.[0].proxies?.[0].overrides ?? {})).toEqual([
+        ['/a', ['get', 'post']],
+        ['/b', ['get']],
+      ]);
+
+      expect(
+        await problems(() =>
+          validateDocument({
+            version: 1,
+            prune: 'yes',
+            services: [{ baseUrl: 'ftp://x' }],
+            templates: [
+              { name: 'T', blocks: { 'Not A Type': {} } },
+              { name: 't', blocks: {} },
+            ],
+            apps: [{ slug: 'a', name: 'A', active: null, proxies: [{ service: 'x', key: 'A'.repeat(32) }] }],
+          }),
+        ),
+      ).toEqual([
+        'prune must be a boolean value',
+        'apps[0].active must be a boolean value',
+        'apps[0].proxies[0].key must be 32 lower-case hexadecimal characters',
+      ]);
+      expect(
+        await problems(() =>
+          validateDocument({
+            version: 1,
+            services: [{ baseUrl: 'ftp://x' }],
+            templates: [
+              { name: 'T', blocks: { 'Not A Type': {} } },
+              { name: 't', blocks: {} },
+            ],
+            apps: [
+              { slug: 'a', name: 'A', proxies: [{ service: 'x', key: 'a'.repeat(32) }] },
+              { slug: 'b', name: 'B', proxies: [{ service: 'x', key: 'a'.repeat(32) }] },
+            ],
+          }),
+        ),
+      ).toEqual([
+        'services[0].baseUrl must use http or https',
+        'templates[0].blocks: "Not A Type" is not a service type such as radarr',
+        'templates[1].name: "t" is already listed at templates[0].name',
+        'apps[1].proxies[0].key: this key is already listed at apps[0].proxies[0].key',
+      ]);
+    });
+  });
+
+  it('writes JSON and YAML that read back as the same document', () => {
+    const document = {
+      version: 1 as const,
+      apps: [{ slug: 'a', name: 'A', proxies: [{ service: 'x', overrides: { '/api/v3/movie/{id}': ['get'] } }] }],
+    };
+    expect(parseDocumentText(serialiseDocument(document, 'json'), 'json')).toEqual(document);
+    expect(parseDocumentText(serialiseDocument(document, 'yaml'), 'yaml')).toEqual(document);
+  });
+});
