@@ -96,20 +96,18 @@ export class AppsService {
 
   /** Creates an app with its recent change, in the caller's transaction; the caller publishes `apps`. */
   async createInTransaction(dto: CreateAppDto, actor: string): Promise<AppRow> {
-    return this.txHost.withTransaction(async () => {
-      const templateName = await this.templateNameOf(dto.templateId);
-      const saved = await this.save(this.apps.create(dto));
-      await this.audit.record({
-        actor,
-        action: 'app.created',
-        objectType: 'app',
-        objectId: saved.id,
-        objectName: saved.name,
-        appId: saved.id,
-        summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
-      });
-      return saved;
+    const templateName = await this.templateNameOf(dto.templateId);
+    const saved = await this.save(this.apps.create(dto));
+    await this.audit.record({
+      actor,
+      action: 'app.created',
+      objectType: 'app',
+      objectId: saved.id,
+      objectName: saved.name,
+      appId: saved.id,
+      summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
     });
+    return saved;
   }
 
   async update(id: string, dto: UpdateAppDto, actor: string): Promise<AppDto> {
@@ -120,29 +118,27 @@ export class AppsService {
 
   /** Changes an app with its recent change, in the caller's transaction; the caller publishes `apps`. */
   async updateInTransaction(id: string, dto: UpdateAppDto, actor: string): Promise<AppRow> {
-    return this.txHost.withTransaction(async () => {
-      const app = await this.find(id);
-      const before = { ...app };
-      const templateName = dto.templateId !== undefined ? await this.templateNameOf(dto.templateId) : null;
-      Object.assign(app, dto);
-      await this.save(app);
-      const changed: string[] = [];
-      if (before.name !== app.name) changed.push(`renamed "${before.name}" → "${app.name}"`);
-      if (before.slug !== app.slug) changed.push(`slug ${before.slug} → ${app.slug}`);
-      if (before.templateId !== app.templateId)
-        changed.push(templateName !== null ? `template "${templateName}"` : 'no template');
-      if (before.active !== app.active) changed.push(app.active ? 'activated' : 'deactivated');
-      await this.audit.record({
-        actor,
-        action: 'app.updated',
-        objectType: 'app',
-        objectId: id,
-        objectName: app.name,
-        appId: id,
-        summary: `App "${app.name}": ${changed.length > 0 ? changed.join(', ') : 'saved without changes'}`,
-      });
-      return app;
+    const app = await this.find(id);
+    const before = { ...app };
+    const templateName = dto.templateId !== undefined ? await this.templateNameOf(dto.templateId) : null;
+    Object.assign(app, dto);
+    await this.save(app);
+    const changed: string[] = [];
+    if (before.name !== app.name) changed.push(`renamed "${before.name}" → "${app.name}"`);
+    if (before.slug !== app.slug) changed.push(`slug ${before.slug} → ${app.slug}`);
+    if (before.templateId !== app.templateId)
+      changed.push(templateName !== null ? `template "${templateName}"` : 'no template');
+    if (before.active !== app.active) changed.push(app.active ? 'activated' : 'deactivated');
+    await this.audit.record({
+      actor,
+      action: 'app.updated',
+      objectType: 'app',
+      objectId: id,
+      objectName: app.name,
+      appId: id,
+      summary: `App "${app.name}": ${changed.length > 0 ? changed.join(', ') : 'saved without changes'}`,
     });
+    return app;
   }
 
   /** Deletes the app and its proxies (their keys stop working at once). */
@@ -153,18 +149,16 @@ export class AppsService {
 
   /** Deletes an app and its proxies with its recent change, in the caller's transaction; the caller publishes. */
   async removeInTransaction(id: string, actor: string): Promise<void> {
-    await this.txHost.withTransaction(async () => {
-      const app = await this.find(id);
-      await this.apps.delete({ id });
-      await this.audit.record({
-        actor,
-        action: 'app.deleted',
-        objectType: 'app',
-        objectId: id,
-        objectName: app.name,
-        appId: id,
-        summary: `App "${app.name}" (/proxy/${app.slug}) deleted with its proxies and keys`,
-      });
+    const app = await this.find(id);
+    await this.apps.delete({ id });
+    await this.audit.record({
+      actor,
+      action: 'app.deleted',
+      objectType: 'app',
+      objectId: id,
+      objectName: app.name,
+      appId: id,
+      summary: `App "${app.name}" (/proxy/${app.slug}) deleted with its proxies and keys`,
     });
   }
 
