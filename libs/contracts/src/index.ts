@@ -3,3 +3,4 @@ export * from './lib/errors';
 export * from './lib/health';
 export * from './lib/admin';
 export * from './lib/config';
+export * from './lib/usage';

@@ -16,6 +16,7 @@ import { MetricsModule, packageVersion } from '@arrbiter/server/metrics';
 import { AllExceptionsFilter, buildLoggerOptions, JsonBodyGuard } from '@arrbiter/server/http';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
+import { UsageModule } from '@arrbiter/server/usage';
 import { WarningsModule } from '@arrbiter/server/warnings';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -63,6 +64,7 @@ export class AppModule {
         AppsModule,
         ProxiesModule,
         WarningsModule,
+        UsageModule,
         TemplatesModule,
         TemplateSyncModule,
         DeclarativeConfigModule.withConfigFile(),

@@ -6,6 +6,7 @@ import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history/entities'
 import { ServiceEntity } from '@arrbiter/server/services/entities';
 import { SettingEntity } from '@arrbiter/server/template-sync/entities';
 import { TemplateEntity } from '@arrbiter/server/templates/entities';
+import { UsageHourEntity, UsageRouteEntity } from '@arrbiter/server/usage/entities';
 import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
 
 /** Every entity of every domain: what the DataSource maps and what migrations must match. */
@@ -21,4 +22,6 @@ export const ENTITIES = [
   RevisionEntity,
   ChangeEntity,
   SettingEntity,
+  UsageHourEntity,
+  UsageRouteEntity,
 ];

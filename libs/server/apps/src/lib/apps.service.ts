@@ -182,6 +182,13 @@ export class AppsService {
     return this.apps.find({ select: { id: true, slug: true, active: true, templateId: true }, where });
   }
 
+  /** These apps (those that exist), by id: one query. */
+  async byIds(ids: readonly string[]): Promise<Map<string, AppRow>> {
+    if (ids.length === 0) return new Map();
+    const apps = await this.apps.findBy({ id: In([...new Set(ids)]) });
+    return new Map(apps.map((app) => [app.id, app]));
+  }
+
   /** The apps that use any of these templates (in the caller's transaction, if any): one query. */
   async ofTemplates(templateIds: readonly string[]): Promise<AppRow[]> {
     if (templateIds.length === 0) return [];

@@ -70,4 +70,11 @@ export class AppConfig {
    * values of the secret references it holds; `undefined`: none.
    */
   readonly configFile!: DocumentFile | undefined;
+  /** `USAGE_RETENTION_DAYS`: how long hourly usage counters are kept (1–3650, default 90). */
+  readonly usageRetentionDays!: number;
+  /**
+   * `USAGE_COUNTING` (default `true`): whether the proxy route counts calls per proxy, hour and route;
+   * `false` turns the counting off (to measure what it costs). What was counted stays readable.
+   */
+  readonly usageCounting!: boolean;
 }

@@ -91,6 +91,10 @@ describe(loadConfig.name, () => {
     ],
     [{ METRICS_PORT: '0' }, /^METRICS_PORT must not be less than 1/],
     [{ METRICS_PORT: '8080' }, /^METRICS_PORT must differ from PORT \(8080\)/],
+    [{ USAGE_RETENTION_DAYS: '0' }, /^USAGE_RETENTION_DAYS must not be less than 1 \(got "0"\)$/],
+    [{ USAGE_RETENTION_DAYS: '3651' }, /^USAGE_RETENTION_DAYS must not be greater than 3650/],
+    [{ USAGE_RETENTION_DAYS: '90d' }, /^USAGE_RETENTION_DAYS must be an integer number/],
+    [{ USAGE_COUNTING: 'off' }, /^USAGE_COUNTING must be one of the following values: true, false \(got "off"\)$/],
   ])('rejects %j naming the variable and the reason', (env, expected) => {
     expect(problemsOf(env)).toEqual([expect.stringMatching(expected)]);
   });
@@ -108,6 +112,15 @@ describe(loadConfig.name, () => {
       metricsPort: 9464,
       metricsHost: '127.0.0.1',
     });
+  });
+
+  it('keeps usage counters 90 days and counts by default; USAGE_RETENTION_DAYS and USAGE_COUNTING=false change that', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ usageRetentionDays: 90, usageCounting: true });
+    expect(loadConfig({ DATA_DIR: dir, USAGE_RETENTION_DAYS: '7', USAGE_COUNTING: 'false' })).toMatchObject({
+      usageRetentionDays: 7,
+      usageCounting: false,
+    });
+    expect(loadConfig({ DATA_DIR: dir, USAGE_COUNTING: 'true' }).usageCounting).toBe(true);
   });
 
   it('reports every bad variable at once and writes no secret key', () => {

@@ -162,6 +162,17 @@ class EnvironmentVariables {
   @IsString()
   @MinLength(1)
   CONFIG_FILE?: string;
+
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional()
+  @Max(3650)
+  @Min(1)
+  @IsInt()
+  USAGE_RETENTION_DAYS?: number;
+
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  USAGE_COUNTING?: string;
 }
 
 const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
@@ -170,6 +181,7 @@ const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
   'SESSION_MAX_HOURS',
   'UPSTREAM_TIMEOUT_MS',
   'METRICS_PORT',
+  'USAGE_RETENTION_DAYS',
 ];
 
 /** Reads a variable; an empty string counts as unset. */
@@ -397,6 +409,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST ?? '0.0.0.0',
     configFile,
+    usageRetentionDays: env.USAGE_RETENTION_DAYS ?? 90,
+    usageCounting: env.USAGE_COUNTING !== 'false',
   } satisfies AppConfig);
 }
 
@@ -425,4 +439,6 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   METRICS_PORT = undefined;
   METRICS_HOST = undefined;
   CONFIG_FILE = undefined;
+  USAGE_RETENTION_DAYS = undefined;
+  USAGE_COUNTING = undefined;
 }

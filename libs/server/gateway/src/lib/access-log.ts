@@ -2,8 +2,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { UsageCounter } from '@arrbiter/server/usage';
 import type { AccessLogFields } from './proxy-context';
 import { ProxyMetering } from './proxy-metering';
+
+/** Whether a call the usage counters see (one with a proxy) was refused: by the allowlist, rate limit or path. */
+function refusedOutcome(outcome: AccessLogFields['outcome']): boolean {
+  switch (outcome) {
+    case 'forwarded':
+    case 'upstream-unreachable':
+    case 'upstream-timeout':
+      return false;
+    case 'forbidden':
+    case 'rate-limited':
+    case 'bad-path':
+    case 'unauthorized':
+      return true;
+  }
+}
 
 /**
  * One structured line per proxy request, written when the response ends: method, canonical path (never
@@ -14,8 +30,12 @@ import { ProxyMetering } from './proxy-metering';
 export class AccessLog {
   private logger?: Logger;
 
-  /** `null` unless METRICS_PORT is set: then each line also feeds the metrics. */
-  constructor(@Optional() @Inject(ProxyMetering) private readonly metering: ProxyMetering | null = null) {}
+  constructor(
+    /** `null` unless METRICS_PORT is set: then each line also feeds the metrics. */
+    @Optional() @Inject(ProxyMetering) private readonly metering: ProxyMetering | null = null,
+    /** `null` when USAGE_COUNTING=false: otherwise each call of a known proxy is counted (issue 19). */
+    @Optional() @Inject(UsageCounter) private readonly usage: UsageCounter | null = null,
+  ) {}
 
   /**
    * The root logger without its redaction: the line is built from the fields above, which hold no
@@ -37,6 +57,15 @@ export class AccessLog {
       const responseTime = Math.round((performance.now() - started) * 10) / 10;
       if (fields.outcome === 'forwarded') fields.upstreamMs ??= responseTime;
       this.metering?.record(request, fields, status, responseTime);
+      // In memory, no query: additions in maps keyed by strings the call already holds.
+      if (this.usage !== null && fields.proxyId !== undefined)
+        this.usage.count(
+          fields.proxyId,
+          fields.method,
+          fields.route ?? fields.path,
+          refusedOutcome(fields.outcome),
+          status >= 500,
+        );
       const line = {
         proxy: fields,
         status: response.writableFinished ? status : 'aborted',

@@ -5,6 +5,7 @@ import { Metrics } from '@arrbiter/server/metrics';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
+import { UsageModule } from '@arrbiter/server/usage';
 import { WarningsModule } from '@arrbiter/server/warnings';
 import { AccessLog } from './access-log';
 import { AllowlistInterceptor } from './allowlist.interceptor';
@@ -21,7 +22,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
 
 /** The proxy route: the hot path, served from memory by its own pipeline (guard, interceptor, handler). */
 @Module({
-  imports: [AppsModule, CatalogModule, TemplatesModule, WarningsModule, ProxiesModule, ServicesModule],
+  imports: [AppsModule, CatalogModule, TemplatesModule, WarningsModule, ProxiesModule, ServicesModule, UsageModule],
   providers: [
     // null with metrics off (no METRICS_PORT): the access line then skips them.
     {

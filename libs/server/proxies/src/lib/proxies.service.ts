@@ -291,6 +291,16 @@ export class ProxiesService {
     return new Set(rows.map((row) => row.id));
   }
 
+  /** The app and service of each of these proxies that still exists: one query. */
+  async owners(ids: readonly string[]): Promise<Map<string, Pick<ProxyRow, 'appId' | 'serviceId'>>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.store.repository.find({
+      select: { id: true, appId: true, serviceId: true },
+      where: { id: In([...new Set(ids)]) },
+    });
+    return new Map(rows.map((row) => [row.id, { appId: row.appId, serviceId: row.serviceId }]));
+  }
+
   /** The proxy; 404 when there is none. */
   find(id: string): Promise<ProxyRow> {
     return this.store.find(id);

@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { UsageCounters1795490322594 } from './1795490322594-UsageCounters';
 import { ReplicaChanges1795481292383 } from './1795481292383-ReplicaChanges';
 import { ProxyLimitsAndScrubbing1795480245109 } from './1795480245109-ProxyLimitsAndScrubbing';
 import { AppsByName1795469092158 } from './1795469092158-AppsByName';
@@ -16,4 +17,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AppsByName1795469092158,
   ProxyLimitsAndScrubbing1795480245109,
   ReplicaChanges1795481292383,
+  UsageCounters1795490322594,
 ];

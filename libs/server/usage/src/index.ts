@@ -1,0 +1,5 @@
+export * from './lib/usage-counter';
+export * from './lib/usage-recorder';
+export * from './lib/usage-retention';
+export * from './lib/usage.module';
+export * from './lib/usage.service';

@@ -1,0 +1,186 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { DatabaseLifecycle } from '@arrbiter/server/database';
+import { ProxiesService } from '@arrbiter/server/proxies';
+import { MAX_ROUTE_LENGTH } from './entities/usage-route.entity';
+import { HourCount, UsageCounter } from './usage-counter';
+
+/** How often what was counted is written (the usage endpoints also write this replica's first). */
+export const USAGE_FLUSH_INTERVAL_MS = 5_000;
+
+const UPSERT_HOURS = `
+INSERT INTO usage_hour (proxy_id, hour, app_id, service_id, forwarded, refused, errors)
+SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::int[], $6::int[], $7::int[])
+ON CONFLICT (proxy_id, hour) DO UPDATE SET
+  forwarded = usage_hour.forwarded + EXCLUDED.forwarded,
+  refused = usage_hour.refused + EXCLUDED.refused,
+  errors = usage_hour.errors + EXCLUDED.errors`;
+
+const UPSERT_ROUTES = `
+INSERT INTO usage_route (proxy_id, hour, method, route, count, last_seen)
+SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::varchar[], $4::varchar[], $5::int[], $6::timestamptz[])
+ON CONFLICT (proxy_id, hour, method, route) DO UPDATE SET
+  count = usage_route.count + EXCLUDED.count,
+  last_seen = GREATEST(usage_route.last_seen, EXCLUDED.last_seen)`;
+
+interface HourRow {
+  proxyId: string;
+  hour: Date;
+  forwarded: number;
+  refused: number;
+  errors: number;
+}
+
+interface RouteRow {
+  proxyId: string;
+  hour: Date;
+  method: string;
+  route: string;
+  count: number;
+  lastSeen: number;
+}
+
+/**
+ * Writes the proxy route's usage counters behind (issue 19), as `WarningRecorder` writes warnings:
+ * every `USAGE_FLUSH_INTERVAL_MS`, on request (`flush`, before the usage endpoints read) and once more
+ * when the database closes, it takes what `UsageCounter` counted and upserts it in one transaction.
+ * The upserts add to the stored counts, so several replicas sharing one database add up. Counts of
+ * proxies deleted meanwhile are left out (`ProxiesService.owners`, one query per write); a failed write
+ * puts its counts back for the next one. Nothing runs when counting is off (`USAGE_COUNTING=false`).
+ */
+@Injectable()
+export class UsageRecorder implements OnApplicationBootstrap {
+  private readonly logger = new Logger(UsageRecorder.name);
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private droppedLogged = 0;
+  /** Hour rows upserted since start (for tests). */
+  written = 0;
+
+  constructor(
+    @Optional() @Inject(UsageCounter) private readonly counter: UsageCounter | null,
+    private readonly proxies: ProxiesService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    lifecycle: DatabaseLifecycle,
+  ) {
+    // The last counts are written after the last request, before the database closes (a running write
+    // is waited for, then the rest is written).
+    lifecycle.beforeClose(async () => {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      await this.flush();
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.counter === null) return;
+    this.timer = setInterval(() => void this.flush(), USAGE_FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Writes everything counted before the call. A write already running may have taken only part of
+   * it: that one is waited for, then the rest is written. Never throws (a failed write is logged and
+   * its counts wait for the next).
+   */
+  async flush(): Promise<void> {
+    const counter = this.counter;
+    if (counter === null) return;
+    while (this.flushing !== undefined) await this.flushing;
+    if (counter.empty) return;
+    this.flushing = this.write(counter)
+      .catch((error: unknown) => this.logger.error(`Could not write usage counters: ${(error as Error).message}`))
+      .finally(() => {
+        this.flushing = undefined;
+      });
+    await this.flushing;
+  }
+
+  private async write(counter: UsageCounter): Promise<void> {
+    if (counter.droppedRoutes > this.droppedLogged) {
+      this.logger.warn(
+        `${counter.droppedRoutes - this.droppedLogged} calls were counted without their route: too many distinct routes between two writes`,
+      );
+      this.droppedLogged = counter.droppedRoutes;
+    }
+    const taken = counter.take();
+    if (taken.length === 0) return;
+    try {
+      const { hours, routes } = rowsOf(taken);
+      const owners = await this.proxies.owners([...new Set(hours.map((row) => row.proxyId))]);
+      const hourRows = hours.filter((row) => owners.has(row.proxyId));
+      const routeRows = routes.filter((row) => owners.has(row.proxyId));
+      if (hourRows.length === 0) return;
+      await this.txHost.withTransaction(async () => {
+        await this.txHost.tx.query(UPSERT_HOURS, [
+          hourRows.map((row) => row.proxyId),
+          hourRows.map((row) => row.hour),
+          hourRows.map((row) => owners.get(row.proxyId)?.appId),
+          hourRows.map((row) => owners.get(row.proxyId)?.serviceId),
+          hourRows.map((row) => row.forwarded),
+          hourRows.map((row) => row.refused),
+          hourRows.map((row) => row.errors),
+        ]);
+        if (routeRows.length > 0)
+          await this.txHost.tx.query(UPSERT_ROUTES, [
+            routeRows.map((row) => row.proxyId),
+            routeRows.map((row) => row.hour),
+            routeRows.map((row) => row.method),
+            routeRows.map((row) => row.route),
+            routeRows.map((row) => row.count),
+            routeRows.map((row) => new Date(row.lastSeen)),
+          ]);
+      });
+      this.written += hourRows.length;
+    } catch (error) {
+      // Kept for the next write (added to what was counted since).
+      counter.restore(taken);
+      throw error;
+    }
+  }
+}
+
+/**
+ * The rows of what was counted, one per key: methods lower-cased and routes cut to the column's length
+ * can make two counts one (a statement may not upsert one row twice).
+ */
+export function rowsOf(taken: readonly HourCount[]): { hours: HourRow[]; routes: RouteRow[] } {
+  const hours = new Map<string, HourRow>();
+  const routes = new Map<string, RouteRow>();
+  for (const { hour, proxies } of taken) {
+    const start = new Date(hour);
+    for (const [proxyId, counted] of proxies) {
+      const key = `${proxyId} ${hour}`;
+      const row = hours.get(key);
+      if (row === undefined)
+        hours.set(key, {
+          proxyId,
+          hour: start,
+          forwarded: counted.forwarded,
+          refused: counted.refused,
+          errors: counted.errors,
+        });
+      else {
+        row.forwarded += counted.forwarded;
+        row.refused += counted.refused;
+        row.errors += counted.errors;
+      }
+      for (const [path, methods] of counted.routes) {
+        const route = path.slice(0, MAX_ROUTE_LENGTH);
+        for (const [verb, entry] of methods) {
+          const method = verb.toLowerCase().slice(0, 10);
+          const routeKey = `${key} ${method} ${route}`;
+          const known = routes.get(routeKey);
+          if (known === undefined)
+            routes.set(routeKey, { proxyId, hour: start, method, route, count: entry.count, lastSeen: entry.lastSeen });
+          else {
+            known.count += entry.count;
+            known.lastSeen = Math.max(known.lastSeen, entry.lastSeen);
+          }
+        }
+      }
+    }
+  }
+  return { hours: [...hours.values()], routes: [...routes.values()] };
+}

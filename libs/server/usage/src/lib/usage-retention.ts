@@ -1,0 +1,86 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig, Clock } from '@arrbiter/server/config';
+import { DatabaseLifecycle } from '@arrbiter/server/database';
+import { HOUR_MS, hourOf } from './usage-counter';
+
+/** The advisory lock of the usage purge: one replica at a time (see libs/server/database's advisory-locks.ts). */
+export const USAGE_RETENTION_LOCK = 726_118_210;
+/** How often counters older than `USAGE_RETENTION_DAYS` are deleted; the first time a minute after start. */
+export const USAGE_PURGE_INTERVAL_MS = HOUR_MS;
+const FIRST_PURGE_MS = 60_000;
+
+/**
+ * Deletes usage counters older than `USAGE_RETENTION_DAYS` (issue 19), every hour. Replicas sharing a
+ * database take turns: the purge runs in a transaction holding `pg_try_advisory_xact_lock`, and a
+ * replica that does not get the lock leaves the work to the one that has it.
+ */
+@Injectable()
+export class UsageRetention implements OnApplicationBootstrap {
+  private readonly logger = new Logger(UsageRetention.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    lifecycle: DatabaseLifecycle,
+  ) {
+    lifecycle.beforeClose(async () => {
+      this.stopped = true;
+      clearTimeout(this.timer);
+      await this.running;
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.plan(FIRST_PURGE_MS);
+  }
+
+  /**
+   * Deletes the hours that began more than `USAGE_RETENTION_DAYS` before the current hour. Returns the
+   * rows deleted, or null when another replica was purging.
+   */
+  async purge(): Promise<{ hours: number; routes: number } | null> {
+    const cutoff = new Date(hourOf(this.clock.now()) - this.config.usageRetentionDays * 24 * HOUR_MS);
+    return this.txHost.withTransaction(async () => {
+      const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        USAGE_RETENTION_LOCK,
+      ])) as { locked: boolean }[];
+      if (!locked) return null;
+      const routes = await this.deleteBefore('usage_route', cutoff);
+      const hours = await this.deleteBefore('usage_hour', cutoff);
+      return { hours, routes };
+    });
+  }
+
+  private async deleteBefore(table: 'usage_hour' | 'usage_route', cutoff: Date): Promise<number> {
+    const [{ n }] = (await this.txHost.tx.query(
+      `WITH deleted AS (DELETE FROM ${table} WHERE hour < $1 RETURNING 1) SELECT count(*)::int AS n FROM deleted`,
+      [cutoff],
+    )) as { n: number }[];
+    return n;
+  }
+
+  private plan(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.purge()
+        .then((deleted) => {
+          if (deleted && deleted.hours + deleted.routes > 0)
+            this.logger.log(
+              `Deleted ${deleted.hours} hourly usage rows and ${deleted.routes} route rows past retention`,
+            );
+        })
+        .catch((error: unknown) => this.logger.warn(`Could not delete old usage counters: ${(error as Error).message}`))
+        .finally(() => {
+          this.running = undefined;
+          this.plan(USAGE_PURGE_INTERVAL_MS);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}
