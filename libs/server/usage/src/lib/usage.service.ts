@@ -69,7 +69,8 @@ export class UsageService {
     const to = query.to === undefined ? this.clock.now() : Date.parse(query.to);
     const from = query.from === undefined ? hourOf(to - 1) - 23 * HOUR_MS : Date.parse(query.from);
     if (from >= to) throw new BadRequestException(['from must be before to']);
-    if (to - from > MAX_USAGE_RANGE_DAYS * 24 * HOUR_MS)
+    // An hour's leeway: "from = 90 days ago" is still 90 days when it reaches the server a moment later.
+    if (to - from > MAX_USAGE_RANGE_DAYS * 24 * HOUR_MS + HOUR_MS)
       throw new BadRequestException([`from and to may be at most ${MAX_USAGE_RANGE_DAYS} days apart`]);
     return { from: new Date(hourOf(from)), to: new Date(to) };
   }
