@@ -1,5 +1,6 @@
 import type { ProxyUsageResponse, UsageBucket, UsageOverviewResponse } from '@arrbiter/contracts';
-import { UsageRecorder, UsageRetention } from '@arrbiter/server/usage';
+import { USAGE_RETENTION_LOCK, UsageRecorder, UsageRetention } from '@arrbiter/server/usage';
+import { DataSource } from 'typeorm';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { createSharedDatabase } from '../testing/shared-database';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
@@ -153,9 +154,19 @@ describe('usage counters (issue 19)', () => {
     await t.http.get('/api/admin/v1/usage').expect(401);
   });
 
-  it('deletes counters older than USAGE_RETENTION_DAYS (90), and keeps the newer ones', async () => {
+  it('deletes counters older than USAGE_RETENTION_DAYS (90), one replica at a time, and keeps the newer ones', async () => {
     const retention = t.app.get(UsageRetention);
     expect(await retention.purge()).toEqual({ hours: 0, routes: 0 });
+    // Another replica purging (holding the lock): this one leaves the work to it.
+    const other = t.app.get(DataSource).createQueryRunner();
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [USAGE_RETENTION_LOCK]);
+      expect(await retention.purge()).toBeNull();
+      await other.query('SELECT pg_advisory_unlock($1)', [USAGE_RETENTION_LOCK]);
+    } finally {
+      await other.release();
+    }
     t.clock.advance(90 * DAY);
     admin = await t.admin();
     await call('/api/v3/movie').expect(200);
