@@ -27,6 +27,11 @@ export const APPS_ROUTES: Route[] = [
         loadComponent: () => import('./proxy/endpoints.tab').then((m) => m.EndpointsTab),
       },
       {
+        path: 'usage',
+        title: 'Usage · Arrbiter',
+        loadComponent: () => import('./proxy/usage.tab').then((m) => m.UsageTab),
+      },
+      {
         path: 'history',
         title: 'History · Arrbiter',
         loadComponent: () => import('./proxy/history.tab').then((m) => m.HistoryTab),

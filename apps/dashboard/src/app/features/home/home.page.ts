@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { ProxyDto, ServiceReachabilityDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
@@ -7,15 +7,21 @@ import { AppsApiService } from '../apps/apps-api.service';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { isLearning } from '../apps/proxy/learning';
 import { ServicesApiService } from '../services/services-api.service';
+import { TrafficChartComponent } from '../usage/traffic-chart.component';
+import { UsageApiService } from '../usage/usage-api.service';
+import { periodQuery, periodWords, UsagePeriod } from '../usage/usage-period';
+import { UsagePeriodPickerComponent } from '../usage/usage-period-picker.component';
 import { WarningsApiService } from '../warnings/warnings-api.service';
 import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 const DAY = 86_400_000;
+/** Apps listed under the traffic chart. */
+const BUSIEST = 5;
 
-/** At a glance: services and their reachability, apps, warnings of the last 24 h, learning proxies. */
+/** At a glance: traffic, services and their reachability, apps, warnings of the last 24 h, learning proxies. */
 @Component({
   selector: 'arb-home-page',
-  imports: [LoadStateComponent, RouterLink, TimeComponent],
+  imports: [LoadStateComponent, RouterLink, TimeComponent, TrafficChartComponent, UsagePeriodPickerComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-head"><h1>Home</h1></header>
@@ -40,6 +46,49 @@ const DAY = 86_400_000;
         <span class="n">{{ learning().length }}</span> proxies learning
       </a>
     </div>
+
+    <section class="card pad traffic" aria-labelledby="home-traffic">
+      <div class="row head">
+        <h2 id="home-traffic" class="grow">Traffic of all proxies</h2>
+        <arb-usage-period-picker name="home-period" legend="Traffic period" [(value)]="period" />
+      </div>
+      <arb-load-state [loading]="usage.loading()" [error]="usage.error()" (retry)="usage.load()" />
+      @if (usage.value(); as u) {
+        <arb-traffic-chart [buckets]="u.buckets" [period]="period()" />
+        @if (u.apps.length > 0) {
+          <div class="table-wrap">
+            <table class="responsive">
+              <caption>
+                Busiest apps in
+                {{
+                  words()
+                }}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">App</th>
+                  <th scope="col">Forwarded</th>
+                  <th scope="col">Refused</th>
+                  <th scope="col">Upstream errors</th>
+                </tr>
+              </thead>
+              <tbody>
+                @for (a of busiest(); track a.appId) {
+                  <tr>
+                    <td data-label="App">
+                      <a [routerLink]="['/apps', a.appId]">{{ a.name }}</a>
+                    </td>
+                    <td data-label="Forwarded">{{ a.forwarded.toLocaleString() }}</td>
+                    <td data-label="Refused">{{ a.refused.toLocaleString() }}</td>
+                    <td data-label="Upstream errors">{{ a.errors.toLocaleString() }}</td>
+                  </tr>
+                }
+              </tbody>
+            </table>
+          </div>
+        }
+      }
+    </section>
 
     <div class="columns">
       <section class="card pad" aria-labelledby="home-services">
@@ -112,6 +161,17 @@ const DAY = 86_400_000;
       font-weight: 700;
       color: var(--accent);
     }
+    .traffic {
+      margin-bottom: 1rem;
+    }
+    .head h2 {
+      margin: 0;
+    }
+    caption {
+      text-align: left;
+      font-weight: 600;
+      margin: 1rem 0 0.25rem;
+    }
     .columns {
       display: grid;
       gap: 1rem;
@@ -133,6 +193,7 @@ export class HomePage {
   private readonly appsApi = inject(AppsApiService);
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly warningsApi = inject(WarningsApiService);
+  private readonly usageApi = inject(UsageApiService);
 
   protected readonly services = new Loadable(() => this.servicesApi.list());
   protected readonly apps = new Loadable(() => this.appsApi.listAll());
@@ -142,6 +203,10 @@ export class HomePage {
   });
   /** The newest 200 warnings: enough to count a day's worth on a sane setup. */
   protected readonly warnings = new Loadable(() => this.warningsApi.list({ limit: 200 }));
+  protected readonly period = signal<UsagePeriod>('24h');
+  protected readonly words = computed(() => periodWords(this.period()));
+  protected readonly usage = new Loadable(() => this.usageApi.overview(periodQuery(this.period())));
+  protected readonly busiest = computed(() => (this.usage.value()?.apps ?? []).slice(0, BUSIEST));
   protected readonly reach = signal<Record<string, ServiceReachabilityDto | string>>({});
 
   protected readonly unreachable = computed(
@@ -161,6 +226,10 @@ export class HomePage {
   });
 
   constructor() {
+    effect(() => {
+      this.period();
+      untracked(() => void this.usage.load());
+    });
     void this.reload();
     void this.warnings.load();
     void this.apps.load().then(() => this.proxies.load());

@@ -1,0 +1,268 @@
+import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
+import { RouterLink } from '@angular/router';
+import type { AllowlistResponse, Grant, ProxyUsageResponse, WarningDto } from '@arrbiter/contracts';
+import { describeError } from '../../../core/api-error';
+import { Loadable } from '../../../core/loadable';
+import { TrafficChartComponent } from '../../usage/traffic-chart.component';
+import { UsageApiService } from '../../usage/usage-api.service';
+import { periodQuery, periodWords, UsagePeriod } from '../../usage/usage-period';
+import { UsagePeriodPickerComponent } from '../../usage/usage-period-picker.component';
+import { WarningsApiService } from '../../warnings/warnings-api.service';
+import { ProxiesApiService } from '../proxies-api.service';
+import { AllowlistDraft } from './allowlist-draft';
+import { ProxyContext } from './proxy-context';
+import { RouteRow, routeRows, unusedGrants } from './usage-rows';
+import { LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
+
+/** Routes listed before "Show all". */
+const TOP = 15;
+
+/**
+ * What the proxy's client calls: traffic per hour, the routes it called (deny an allowed one, grant a
+ * refused one, in one click) and the grants it did not use in the period (revoke them). Every change is
+ * a revision of the proxy.
+ */
+@Component({
+  selector: 'arb-usage-tab',
+  imports: [LoadStateComponent, RouterLink, TimeComponent, TrafficChartComponent, UsagePeriodPickerComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <div class="stack">
+      <section class="card pad" aria-labelledby="traffic-title">
+        <div class="row head">
+          <h2 id="traffic-title" class="grow">Traffic</h2>
+          <arb-usage-period-picker name="proxy-period" legend="Traffic period" [(value)]="period" />
+        </div>
+        <arb-load-state [loading]="usage.loading()" [error]="usage.error()" (retry)="usage.load()" />
+        @if (usage.value(); as u) {
+          <arb-traffic-chart [buckets]="u.buckets" [period]="period()" />
+        }
+      </section>
+
+      @if (message(); as m) {
+        <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">
+          {{ m.text }}
+          @if (m.ok) {
+            <a routerLink="../history">See the history</a>
+          }
+        </p>
+      }
+
+      <section class="card pad" aria-labelledby="routes-title">
+        <h2 id="routes-title">Top routes</h2>
+        <p class="hint">
+          Calls per route in {{ words() }}, most called first. Deny takes an allowed route out of this proxy’s
+          allowlist; Grant lets a refused one through. Each is saved as a revision.
+        </p>
+        <arb-load-state [loading]="allowlist.loading()" [error]="allowlist.error()" (retry)="allowlist.load()" />
+        @if (usage.ready() && rows().length === 0) {
+          <p class="muted">No calls in {{ words() }}.</p>
+        }
+        @if (rows().length > 0) {
+          <div class="table-wrap">
+            <table class="responsive" aria-labelledby="routes-title">
+              <thead>
+                <tr>
+                  <th scope="col">Method</th>
+                  <th scope="col">Route</th>
+                  <th scope="col">Calls</th>
+                  <th scope="col">Last call</th>
+                  <th scope="col">Now</th>
+                  <th scope="col"><span class="visually-hidden">Action</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                @for (r of shownRows(); track r.method + ' ' + r.route) {
+                  <tr [attr.data-testid]="'route-' + r.method + '-' + r.route">
+                    <td data-label="Method">
+                      <span class="method">{{ method(r.method) }}</span>
+                    </td>
+                    <td data-label="Route">
+                      <code>{{ r.route }}</code>
+                    </td>
+                    <td data-label="Calls">{{ r.count.toLocaleString() }}</td>
+                    <td data-label="Last call"><arb-time [value]="r.lastSeen" /></td>
+                    <td data-label="Now">
+                      <span class="badge" [class.ok]="r.allowed" [class.danger]="!r.allowed">{{
+                        r.allowed ? 'Allowed' : 'Refused'
+                      }}</span>
+                    </td>
+                    <td class="actions">
+                      @if (r.allowed) {
+                        <button
+                          type="button"
+                          class="small danger"
+                          [disabled]="busy()"
+                          [attr.aria-label]="'Deny ' + method(r.method) + ' ' + r.route"
+                          (click)="deny(r)"
+                        >
+                          Deny
+                        </button>
+                      } @else {
+                        <button
+                          type="button"
+                          class="small"
+                          [disabled]="busy()"
+                          [attr.aria-label]="'Grant ' + method(r.method) + ' ' + r.route"
+                          (click)="grant(r)"
+                        >
+                          Grant
+                        </button>
+                      }
+                    </td>
+                  </tr>
+                }
+              </tbody>
+            </table>
+          </div>
+          @if (rows().length > top) {
+            <button type="button" class="link" (click)="showAll.set(!showAll())" [attr.aria-expanded]="showAll()">
+              {{ showAll() ? 'Show the top ' + top : 'Show all ' + rows().length + ' routes' }}
+            </button>
+          }
+        }
+      </section>
+
+      <section class="card pad" aria-labelledby="unused-title">
+        <h2 id="unused-title">Unused grants</h2>
+        <p class="hint">Granted by this proxy’s allowlist and not called in {{ words() }}: candidates to revoke.</p>
+        @if (usage.ready() && allowlist.ready() && unused().length === 0) {
+          <p class="muted">Every grant was called in {{ words() }}.</p>
+        }
+        <ul class="unused">
+          @for (g of unused(); track g.method + ' ' + g.path) {
+            <li class="row" [attr.data-testid]="'unused-' + g.method + '-' + g.path">
+              <span class="method">{{ method(g.method) }}</span>
+              <code class="grow">{{ g.path }}</code>
+              <button
+                type="button"
+                class="small"
+                [disabled]="busy()"
+                [attr.aria-label]="'Revoke ' + method(g.method) + ' ' + g.path"
+                (click)="revoke(g)"
+              >
+                Revoke
+              </button>
+            </li>
+          }
+        </ul>
+      </section>
+    </div>
+  `,
+  styles: `
+    .head {
+      margin-bottom: 0.5rem;
+    }
+    .head h2 {
+      margin: 0;
+    }
+    .unused {
+      list-style: none;
+      padding: 0;
+      margin: 0;
+    }
+    .unused li {
+      padding: 0.375rem 0;
+      border-bottom: 1px solid var(--border);
+    }
+  `,
+})
+export class UsageTab {
+  private readonly usageApi = inject(UsageApiService);
+  private readonly proxiesApi = inject(ProxiesApiService);
+  private readonly warningsApi = inject(WarningsApiService);
+  protected readonly context = inject(ProxyContext);
+
+  protected readonly top = TOP;
+  protected readonly period = signal<UsagePeriod>('24h');
+  protected readonly words = computed(() => periodWords(this.period()));
+  protected readonly showAll = signal(false);
+  protected readonly busy = signal(false);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly method = methodLabel;
+
+  protected readonly usage = new Loadable<ProxyUsageResponse>(() =>
+    this.usageApi.ofProxy(this.context.proxyId(), periodQuery(this.period())),
+  );
+  protected readonly allowlist = new Loadable<AllowlistResponse>(() =>
+    this.proxiesApi.allowlist(this.context.proxyId()),
+  );
+  /** Open and learned warnings of the proxy: a grant of their route goes through them. */
+  private readonly warnings = new Loadable<WarningDto[]>(async () => {
+    const proxyId = this.context.proxyId();
+    const [open, learned] = await Promise.all([
+      this.warningsApi.list({ proxyId, status: 'open', limit: 200 }),
+      this.warningsApi.list({ proxyId, status: 'learned', limit: 200 }),
+    ]);
+    return [...open.items, ...learned.items];
+  });
+
+  protected readonly rows = computed(() => {
+    const usage = this.usage.value();
+    const allowlist = this.allowlist.value();
+    return usage && allowlist ? routeRows(usage.routes, allowlist.effective, this.warnings.value() ?? []) : [];
+  });
+  protected readonly shownRows = computed(() => (this.showAll() ? this.rows() : this.rows().slice(0, TOP)));
+  protected readonly unused = computed(() => {
+    const usage = this.usage.value();
+    const allowlist = this.allowlist.value();
+    return usage && allowlist ? unusedGrants(allowlist.effective, usage.routes) : [];
+  });
+
+  constructor() {
+    effect(() => {
+      const id = this.context.proxyId();
+      this.period();
+      if (id) untracked(() => void this.usage.load());
+    });
+    effect(() => {
+      if (this.context.proxyId()) untracked(() => void this.refreshAllowlist());
+    });
+  }
+
+  /** Takes the method on this route out of the allowlist (a `manual` revision). */
+  protected deny(row: RouteRow): Promise<void> {
+    return this.change(row.route, row.method, false, `Denied ${methodLabel(row.method)} ${row.route}`);
+  }
+
+  /** Lets the refused method on this route through: through its warning when there is one (a `warning-grant` revision). */
+  protected async grant(row: RouteRow): Promise<void> {
+    const done = `Granted ${methodLabel(row.method)} ${row.route}`;
+    if (row.warningId === null) return this.change(row.route, row.method, true, done);
+    const warningId = row.warningId;
+    await this.run(done, () => this.warningsApi.grant(warningId));
+  }
+
+  protected revoke(grant: Grant): Promise<void> {
+    return this.change(grant.path, grant.method, false, `Revoked ${methodLabel(grant.method)} ${grant.path}`);
+  }
+
+  /** One method on one route set on top of the saved configuration, saved as it stands (a `manual` revision). */
+  private change(path: string, method: string, granted: boolean, done: string): Promise<void> {
+    return this.run(done, async () => {
+      const proxyId = this.context.proxyId();
+      // The saved configuration as it is now, not as this page loaded it.
+      const [saved, proxy] = await Promise.all([this.proxiesApi.allowlist(proxyId), this.proxiesApi.get(proxyId)]);
+      const draft = AllowlistDraft.from(saved.template, saved.overrides).set(path, method, granted);
+      await this.proxiesApi.saveConfig(proxyId, { overrides: draft.overrides, active: proxy.active });
+    });
+  }
+
+  private async run(done: string, write: () => Promise<unknown>): Promise<void> {
+    this.busy.set(true);
+    this.message.set(null);
+    try {
+      await write();
+      this.message.set({ ok: true, text: `${done}: saved as a new revision; the next call sees it.` });
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+    } finally {
+      await this.refreshAllowlist();
+      this.busy.set(false);
+    }
+  }
+
+  private async refreshAllowlist(): Promise<void> {
+    await Promise.all([this.allowlist.load(), this.warnings.load()]);
+  }
+}
