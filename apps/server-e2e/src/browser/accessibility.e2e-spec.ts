@@ -162,6 +162,15 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       },
     },
     {
+      name: 'proxy usage, the hourly table open',
+      path: () => proxyPath('usage'),
+      ready: (page) => page.getByTestId('route-get-/api/v3/calendar').waitFor(),
+      open: async (page) => {
+        await page.getByText('Calls per hour as a table').click();
+        await page.getByRole('table', { name: 'Calls per hour, hours with calls only' }).waitFor();
+      },
+    },
+    {
       name: 'proxy history, comparison open',
       path: () => proxyPath('history'),
       ready: (page) => page.getByText('Proxy created', { exact: false }).last().waitFor(),

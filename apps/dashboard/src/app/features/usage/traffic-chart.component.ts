@@ -130,6 +130,9 @@ function palette(): Record<'forwarded' | 'refused' | 'text' | 'grid' | 'surface'
       cursor: pointer;
       margin-top: 0.5rem;
     }
+    tbody tr:last-child th {
+      border-bottom: 0;
+    }
     th[scope='row'] {
       font-weight: 400;
       text-transform: none;
