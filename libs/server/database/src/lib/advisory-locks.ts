@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 
 /**
  * PostgreSQL advisory lock keys, one per kind of work that two replicas must not do at once (the
- * template sync's is `TEMPLATE_SYNC_LOCK` in the template-sync lib, 726_118_201).
+ * template sync's is `TEMPLATE_SYNC_LOCK` in the template-sync lib, 726_118_201; the usage purge's
+ * `USAGE_RETENTION_LOCK` in the usage lib, 726_118_210).
  */
 export const MIGRATION_LOCK = 726_118_202;
 export const FIRST_ADMIN_LOCK = 726_118_203;
