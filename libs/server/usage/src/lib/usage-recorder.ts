@@ -75,14 +75,17 @@ export class UsageRecorder implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (this.counter === null) return;
-    this.timer = setInterval(() => void this.flush(), USAGE_FLUSH_INTERVAL_MS);
+    // A tick during a slow write leaves it be: the next tick writes what came meanwhile.
+    this.timer = setInterval(() => {
+      if (this.flushing === undefined) void this.flush();
+    }, USAGE_FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
   /**
    * Writes everything counted before the call. A write already running may have taken only part of
-   * it: that one is waited for, then the rest is written. Never throws (a failed write is logged and
-   * its counts wait for the next).
+   * it: that one is waited for, then the rest is written. Never throws: a failed write (the database
+   * away) is one warning line, and its counts wait for the next.
    */
   async flush(): Promise<void> {
     const counter = this.counter;
@@ -90,7 +93,9 @@ export class UsageRecorder implements OnApplicationBootstrap {
     while (this.flushing !== undefined) await this.flushing;
     if (counter.empty) return;
     this.flushing = this.write(counter)
-      .catch((error: unknown) => this.logger.error(`Could not write usage counters: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        this.logger.warn(`Could not write usage counters (kept for the next write): ${(error as Error).message}`),
+      )
       .finally(() => {
         this.flushing = undefined;
       });
