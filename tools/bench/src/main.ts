@@ -16,6 +16,9 @@
  * `--only throughput` runs the interleaved throughput cells alone, without the scenarios (for A/B runs
  * and profiles).
  *
+ * Scrubbing (issue 18), metrics (issue 16) and usage counting (issue 19) are each measured against the
+ * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`).
+ *
  * The replicas scenario (issue 16, `--only replicas`) starts two Arrbiter processes on one fresh
  * PostgreSQL database (on `DATABASE_URL`'s server, else an embedded PostgreSQL server of its own) and
  * measures how long a change made through one takes to be enforced by the other.
@@ -27,7 +30,7 @@ import { constants, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import type { OpenApiDocumentDto, TemplateSyncReport } from '@arrbiter/contracts';
+import type { OpenApiDocumentDto, TemplateSyncReport, UsageOverviewResponse } from '@arrbiter/contracts';
 import { drive, LoadResult, Mix } from './load';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 import {
@@ -380,6 +383,32 @@ async function metricsScenario(off: Target, upstream: Child, upstreamKey: string
     return cells;
   } finally {
     await on.cleanup();
+  }
+}
+
+/** Calls the usage counters of an Arrbiter have forwarded so far (the last 24 hours; read once, after a run). */
+async function countedForwarded(target: Target): Promise<number> {
+  const admin = await signIn(target);
+  const usage = (await (await admin('GET', '/api/admin/v1/usage')).json()) as UsageOverviewResponse;
+  return usage.buckets.reduce((sum, bucket) => sum + bucket.forwarded, 0);
+}
+
+/**
+ * What usage counting costs (issue 19): the running Arrbiter (counting on, the default) against one
+ * started with USAGE_COUNTING=false.
+ */
+async function usageScenario(on: Target, upstream: Child, upstreamKey: string) {
+  const off = await arrbiterTarget('arrbiter (embedded, usage counting off)', upstream, upstreamKey, APPS, undefined, {
+    USAGE_COUNTING: 'false',
+  });
+  try {
+    const cells = await variantScenario(on, off, [{ mix: 'allowed', connections: 32 }]);
+    // The switch did what it says: the calls were counted on one side and not on the other.
+    if ((await countedForwarded(on)) === 0) throw new Error('usage counting on: no forwarded call was counted');
+    if ((await countedForwarded(off)) !== 0) throw new Error('USAGE_COUNTING=false: calls were counted');
+    return cells;
+  } finally {
+    await off.cleanup();
   }
 }
 
@@ -1030,6 +1059,12 @@ async function main(): Promise<void> {
       scenarios.push(
         `- Metrics, the same build with them off and on (${ROUNDS} interleaved rounds), allowed at 32 connections: ${sides(metrics.allowed, 'off', 'on')}: ${(metricsCost * 100).toFixed(1)} points of the passthrough's allowed req/s.`,
       );
+      const usage = await usageScenario(main, upstream, upstreamKey);
+      // In ratio points of the passthrough's allowed req/s (the performance rule: at most 0.02).
+      const usageCost = (median(usage.allowed.variant.rps) - median(usage.allowed.base.rps)) / through.rps;
+      scenarios.push(
+        `- Usage counting, the same build with it on and off (${ROUNDS} interleaved rounds), allowed at 32 connections: ${sides(usage.allowed, 'on', 'off')}: ${(usageCost * 100).toFixed(1)} points of the passthrough's allowed req/s.`,
+      );
       const propagation = await propagationScenario(main);
       const saves = propagation.times.length;
       scenarios.push(
@@ -1100,6 +1135,11 @@ async function main(): Promise<void> {
           `Metrics on cost ≤ 0.03 of the passthrough's req/s (allowed, 32 connections)`,
           metricsCost.toFixed(3),
           metricsCost <= 0.03,
+        ],
+        [
+          `Usage counting costs ≤ 0.02 of the passthrough's req/s (allowed, 32 connections; on by default)`,
+          usageCost.toFixed(3),
+          usageCost <= 0.02,
         ],
         [
           `Streaming ${streamed}: resident memory grows by < 50 MB`,
