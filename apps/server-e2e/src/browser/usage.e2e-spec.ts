@@ -7,7 +7,7 @@ import type {
   ServiceDto,
   WarningDto,
 } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
@@ -16,15 +16,6 @@ import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'usage in the browser passphrase' };
 const PREFIX = 'usage';
-
-/** Polls until `check` holds (at most 10 s). */
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not within 10 s: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Pixels of the canvas that the chart painted (not transparent). */
 function paintedPixels(canvas: Locator): Promise<number> {
@@ -41,7 +32,7 @@ function paintedPixels(canvas: Locator): Promise<number> {
 async function bodyRows(table: Locator): Promise<string[]> {
   const rows: string[] = [];
   for (const tr of await table.locator('tbody tr').all())
-    rows.push((await tr.locator('td').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()).join(' | '));
+    rows.push((await tr.locator('th, td').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim()).join(' | '));
   return rows;
 }
 

@@ -3,36 +3,20 @@ import type {
   ProxyConnectionDto,
   ProxyUsageResponse,
   ServiceDto,
-  UsageBucket,
   UsageOverviewResponse,
 } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { createTestDatabase, eventually, TestDatabase, usageTotals as total } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'usage suite passphrase' };
 
-function total(buckets: UsageBucket[]) {
-  return buckets.reduce(
-    (sum, b) => ({
-      forwarded: sum.forwarded + b.forwarded,
-      refused: sum.refused + b.refused,
-      errors: sum.errors + b.errors,
-    }),
-    { forwarded: 0, refused: 0, errors: 0 },
-  );
-}
-
-/** Polls until `check` holds (at most 10 s): a call is counted when its response closes. */
-async function eventually<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > until) throw new Error(`not within 10 s: ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Reads `read` until `check` holds of it (at most 10 s: a call is counted when its response closes). */
+async function readUntil<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  await eventually(what, async () => check((value = await read())));
+  return value;
 }
 
 describe('usage over HTTP: the production server, the fake Servarr and real proxy calls', () => {
@@ -116,7 +100,7 @@ describe('usage over HTTP: the production server, the fake Servarr and real prox
     expect(await call('client', key, '/api/v3/movie/7', 'DELETE')).toBe(403);
     expect(await call('client', '0'.repeat(32), '/api/v3/movie')).toBe(401);
 
-    const usage = await eventually(
+    const usage = await readUntil(
       'six calls of the movies proxy',
       () => proxyUsage(moviesProxy.id),
       (u) => total(u.buckets).forwarded + total(u.buckets).refused === 6,
@@ -139,7 +123,7 @@ describe('usage over HTTP: the production server, the fake Servarr and real prox
     await shows.stop();
     expect(await call('script', showsProxy.key, '/api/v3/system/status')).toBe(502);
     expect(await call('script', showsProxy.key, '/api/v3/system/status')).toBe(502);
-    const usage = await eventually(
+    const usage = await readUntil(
       'three calls of the shows proxy',
       () => proxyUsage(showsProxy.id),
       (u) => total(u.buckets).forwarded === 3,

@@ -1,4 +1,5 @@
-import type { ProxyUsageResponse, UsageBucket, UsageOverviewResponse } from '@arrbiter/contracts';
+import type { ProxyUsageResponse, UsageOverviewResponse } from '@arrbiter/contracts';
+import { eventually, usageTotals as total } from '@arrbiter/server/testing';
 import { USAGE_RETENTION_LOCK, UsageRecorder, UsageRetention } from '@arrbiter/server/usage';
 import { DataSource } from 'typeorm';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
@@ -14,27 +15,6 @@ const OVERRIDES = {
   '/api/v3/test/slow': ['get'],
 };
 const WRONG_KEY = '0123456789abcdef0123456789abcdef';
-
-/** Polls `check` until it holds; the bound (10 s) is a safety net for what is counted when a response closes. */
-async function eventually(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not within 10 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** The sums of a period's buckets. */
-function total(buckets: UsageBucket[]): { forwarded: number; refused: number; errors: number } {
-  return buckets.reduce(
-    (sum, b) => ({
-      forwarded: sum.forwarded + b.forwarded,
-      refused: sum.refused + b.refused,
-      errors: sum.errors + b.errors,
-    }),
-    { forwarded: 0, refused: 0, errors: 0 },
-  );
-}
 
 describe('usage counters (issue 19)', () => {
   let t: TestApp;

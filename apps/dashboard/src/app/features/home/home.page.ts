@@ -11,6 +11,7 @@ import { TrafficChartComponent } from '../usage/traffic-chart.component';
 import { UsageApiService } from '../usage/usage-api.service';
 import { periodQuery, periodWords, UsagePeriod } from '../usage/usage-period';
 import { UsagePeriodPickerComponent } from '../usage/usage-period-picker.component';
+import { UsageTableComponent, UsageTableRow } from '../usage/usage-table.component';
 import { WarningsApiService } from '../warnings/warnings-api.service';
 import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
@@ -21,7 +22,14 @@ const BUSIEST = 5;
 /** At a glance: traffic, services and their reachability, apps, warnings of the last 24 h, learning proxies. */
 @Component({
   selector: 'arb-home-page',
-  imports: [LoadStateComponent, RouterLink, TimeComponent, TrafficChartComponent, UsagePeriodPickerComponent],
+  imports: [
+    LoadStateComponent,
+    RouterLink,
+    TimeComponent,
+    TrafficChartComponent,
+    UsagePeriodPickerComponent,
+    UsageTableComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-head"><h1>Home</h1></header>
@@ -55,37 +63,8 @@ const BUSIEST = 5;
       <arb-load-state [loading]="usage.loading()" [error]="usage.error()" (retry)="usage.load()" />
       @if (usage.value(); as u) {
         <arb-traffic-chart [buckets]="u.buckets" [period]="period()" />
-        @if (u.apps.length > 0) {
-          <div class="table-wrap">
-            <table class="responsive">
-              <caption>
-                Busiest apps in
-                {{
-                  words()
-                }}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">App</th>
-                  <th scope="col">Forwarded</th>
-                  <th scope="col">Refused</th>
-                  <th scope="col">Upstream errors</th>
-                </tr>
-              </thead>
-              <tbody>
-                @for (a of busiest(); track a.appId) {
-                  <tr>
-                    <td data-label="App">
-                      <a [routerLink]="['/apps', a.appId]">{{ a.name }}</a>
-                    </td>
-                    <td data-label="Forwarded">{{ a.forwarded.toLocaleString() }}</td>
-                    <td data-label="Refused">{{ a.refused.toLocaleString() }}</td>
-                    <td data-label="Upstream errors">{{ a.errors.toLocaleString() }}</td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
+        @if (busiest().length > 0) {
+          <arb-usage-table [caption]="'Busiest apps in ' + words()" heading="App" [rows]="busiest()" />
         }
       }
     </section>
@@ -167,24 +146,10 @@ const BUSIEST = 5;
     .head h2 {
       margin: 0;
     }
-    caption {
-      text-align: left;
-      font-weight: 600;
-      margin: 1rem 0 0.25rem;
-    }
     .columns {
       display: grid;
       gap: 1rem;
       grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr));
-    }
-    .plain {
-      list-style: none;
-      padding: 0;
-      margin: 0;
-    }
-    .plain li {
-      padding: 0.375rem 0;
-      border-bottom: 1px solid var(--border);
     }
   `,
 })
@@ -206,7 +171,11 @@ export class HomePage {
   protected readonly period = signal<UsagePeriod>('24h');
   protected readonly words = computed(() => periodWords(this.period()));
   protected readonly usage = new Loadable(() => this.usageApi.overview(periodQuery(this.period())));
-  protected readonly busiest = computed(() => (this.usage.value()?.apps ?? []).slice(0, BUSIEST));
+  protected readonly busiest = computed(() =>
+    (this.usage.value()?.apps ?? [])
+      .slice(0, BUSIEST)
+      .map((a): UsageTableRow => ({ ...a, key: a.appId, label: a.name, link: ['/apps', a.appId] })),
+  );
   protected readonly reach = signal<Record<string, ServiceReachabilityDto | string>>({});
 
   protected readonly unreachable = computed(

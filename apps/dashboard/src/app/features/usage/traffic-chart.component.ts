@@ -14,6 +14,7 @@ import type { UsageBucket } from '@arrbiter/contracts';
 import type { Chart } from 'chart.js';
 import { ThemeService } from '../../core/theme.service';
 import { hourLabel, UsagePeriod, usageSummary } from './usage-period';
+import { UsageTableComponent, UsageTableRow } from './usage-table.component';
 
 type ChartJs = typeof import('./bar-chart');
 type BarChart = Chart<'bar', number[], string>;
@@ -43,6 +44,7 @@ function palette(): Record<'forwarded' | 'refused' | 'text' | 'grid' | 'surface'
  */
 @Component({
   selector: 'arb-traffic-chart',
+  imports: [UsageTableComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <figure class="figure">
@@ -63,33 +65,12 @@ function palette(): Record<'forwarded' | 'refused' | 'text' | 'grid' | 'surface'
       @if (busyHours().length === 0) {
         <p class="muted">No calls in this period.</p>
       } @else {
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">
-              Calls per hour, hours with calls only
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Hour</th>
-                <th scope="col">Forwarded</th>
-                <th scope="col">Refused</th>
-                <th scope="col">Upstream errors</th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (b of busyHours(); track b.start) {
-                <tr>
-                  <th scope="row">
-                    <time [attr.datetime]="b.start">{{ label(b.start) }}</time>
-                  </th>
-                  <td>{{ b.forwarded }}</td>
-                  <td>{{ b.refused }}</td>
-                  <td>{{ b.errors }}</td>
-                </tr>
-              }
-            </tbody>
-          </table>
-        </div>
+        <arb-usage-table
+          caption="Calls per hour, hours with calls only"
+          [hideCaption]="true"
+          heading="Hour"
+          [rows]="busyHours()"
+        />
       }
     </details>
   `,
@@ -130,16 +111,6 @@ function palette(): Record<'forwarded' | 'refused' | 'text' | 'grid' | 'surface'
       cursor: pointer;
       margin-top: 0.5rem;
     }
-    tbody tr:last-child th {
-      border-bottom: 0;
-    }
-    th[scope='row'] {
-      font-weight: 400;
-      text-transform: none;
-      letter-spacing: 0;
-      color: inherit;
-      font-size: inherit;
-    }
   `,
 })
 export class TrafficChartComponent {
@@ -153,7 +124,11 @@ export class TrafficChartComponent {
 
   protected readonly failure = signal<string | null>(null);
   protected readonly summary = computed(() => usageSummary(this.buckets(), this.period()));
-  protected readonly busyHours = computed(() => this.buckets().filter((b) => b.forwarded + b.refused > 0));
+  protected readonly busyHours = computed(() =>
+    this.buckets()
+      .filter((b) => b.forwarded + b.refused > 0)
+      .map((b): UsageTableRow => ({ ...b, key: b.start, label: hourLabel(b.start, this.period()), datetime: b.start })),
+  );
 
   constructor() {
     afterRenderEffect(() => {
@@ -167,10 +142,6 @@ export class TrafficChartComponent {
       this.destroyed = true;
       this.chart?.destroy();
     });
-  }
-
-  protected label(start: string): string {
-    return hourLabel(start, this.period());
   }
 
   private async draw(buckets: UsageBucket[], period: UsagePeriod): Promise<void> {

@@ -88,27 +88,16 @@ const TOP = 15;
                       }}</span>
                     </td>
                     <td class="actions">
-                      @if (r.allowed) {
-                        <button
-                          type="button"
-                          class="small danger"
-                          [disabled]="busy()"
-                          [attr.aria-label]="'Deny ' + method(r.method) + ' ' + r.route"
-                          (click)="deny(r)"
-                        >
-                          Deny
-                        </button>
-                      } @else {
-                        <button
-                          type="button"
-                          class="small"
-                          [disabled]="busy()"
-                          [attr.aria-label]="'Grant ' + method(r.method) + ' ' + r.route"
-                          (click)="grant(r)"
-                        >
-                          Grant
-                        </button>
-                      }
+                      <button
+                        type="button"
+                        class="small"
+                        [class.danger]="r.allowed"
+                        [disabled]="busy()"
+                        [attr.aria-label]="(r.allowed ? 'Deny ' : 'Grant ') + method(r.method) + ' ' + r.route"
+                        (click)="r.allowed ? deny(r) : grant(r)"
+                      >
+                        {{ r.allowed ? 'Deny' : 'Grant' }}
+                      </button>
                     </td>
                   </tr>
                 }
@@ -129,7 +118,7 @@ const TOP = 15;
         @if (usage.ready() && allowlist.ready() && unused().length === 0) {
           <p class="muted">Every grant was called in {{ words() }}.</p>
         }
-        <ul class="unused">
+        <ul class="plain">
           @for (g of unused(); track g.method + ' ' + g.path) {
             <li class="row" [attr.data-testid]="'unused-' + g.method + '-' + g.path">
               <span class="method">{{ method(g.method) }}</span>
@@ -155,15 +144,6 @@ const TOP = 15;
     }
     .head h2 {
       margin: 0;
-    }
-    .unused {
-      list-style: none;
-      padding: 0;
-      margin: 0;
-    }
-    .unused li {
-      padding: 0.375rem 0;
-      border-bottom: 1px solid var(--border);
     }
   `,
 })
