@@ -1,22 +1,13 @@
-import type { ChangeDto, Page, ProxyConnectionDto } from '@arrbiter/contracts';
+import type { ChangeDto, Page, ProxyConnectionDto, RotateKeyResponse } from '@arrbiter/contracts';
 import { ChangeRelay } from '@arrbiter/server/database';
 import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { RepositorySettingsService } from '@arrbiter/server/template-sync';
-import { parsePrometheusText, sumOf } from '@arrbiter/server/testing';
+import { eventually, parsePrometheusText, sumOf } from '@arrbiter/server/testing';
 import { Client } from 'pg';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { createSharedDatabase } from '../testing/shared-database';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
-
-/** Polls `check` until it holds; the bound (10 s) is a safety net, never a measurement (the bench measures). */
-async function eventually(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not within 10 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const OVERRIDES = { '/api/v3/movie': ['get'] };
 
@@ -88,6 +79,26 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(await status(a, key)).toBe(401);
     await eventually('B refuses the old key', async () => (await status(b, key)) === 401);
     expect(await status(b, rotated.key)).toBe(200);
+    key = rotated.key;
+  });
+
+  it('a key rotated on A with a grace period works on both until B ends it, and its uses add up', async () => {
+    const old = key;
+    const rotated = (await adminA.post(`/api/admin/v1/proxies/${setup.proxy.id}/rotate-key`, { graceMinutes: 60 }))
+      .body as RotateKeyResponse;
+    expect(rotated.previousKeyValidUntil).not.toBeNull();
+    await eventually('B forwards with the new key', async () => (await status(b, rotated.key)) === 200);
+    // Three calls with the old key: two on A, one on B.
+    expect([await status(a, old), await status(b, old), await status(a, old)]).toEqual([200, 200, 200]);
+    await eventually('both replicas have written their counts', async () => {
+      const proxy = (await adminB.get(`/api/admin/v1/proxies/${setup.proxy.id}`).expect(200))
+        .body as ProxyConnectionDto;
+      return proxy.previousKey?.uses === 3;
+    });
+    await adminB.delete(`/api/admin/v1/proxies/${setup.proxy.id}/previous-key`).expect(204);
+    expect(await status(b, old)).toBe(401);
+    await eventually('A refuses the old key', async () => (await status(a, old)) === 401);
+    expect(await status(a, rotated.key)).toBe(200);
     key = rotated.key;
   });
 

@@ -1,6 +1,7 @@
 export * from './lib/dto/proxy.dto';
 export * from './lib/endpoints';
 export * from './lib/learning-deadlines';
+export * from './lib/previous-key-usage';
 export * from './lib/proxies.module';
 export * from './lib/proxies.service';
 export * from './lib/proxy-allowlist.service';

@@ -21,6 +21,8 @@ export type Authentication =
       query: string;
       /** The key the caller presented (responses carry it where the upstream wrote its own). */
       key: string;
+      /** The key is the proxy's previous one, in its grace period (its use is counted). */
+      previousKey: boolean;
     };
 
 /** What may be done: the allowlist's verdict on an authenticated request (the interceptor's half). */
@@ -61,9 +63,19 @@ export class ProxyAccess {
     const upstreamKey = this.registry.isUpstreamKey(digest);
     // Keyed by digest: a hit is an exact match (what a lookup's timing could tell is about the digest,
     // never the key), so no further comparison is needed.
-    const proxy = (app?.proxies ?? NO_PROXIES).get(digest);
+    let proxy = (app?.proxies ?? NO_PROXIES).get(digest);
+    let previousKey = false;
+    if (proxy === undefined) {
+      // Only on a miss, so a current key pays nothing: a key replaced by a rotation works until its
+      // grace period ends, checked here against the clock (no reload is needed when it ends).
+      const replaced = (app?.previousKeys ?? NO_PROXIES).get(digest);
+      if (replaced?.previousKey && this.clock.now() < replaced.previousKey.validUntil) {
+        proxy = replaced;
+        previousKey = true;
+      }
+    }
     if (!app?.active || upstreamKey || !proxy?.active) return unauthorized;
-    return { outcome: 'authenticated', proxy, rawPath: target.rawPath, query, key: key as string };
+    return { outcome: 'authenticated', proxy, rawPath: target.rawPath, query, key: key as string, previousKey };
   }
 
   authorize(proxy: ProxyState, method: string, rawPath: string): Authorization {

@@ -3,6 +3,7 @@ import { ProxyAccess } from './proxy-access';
 import { ProxyRequest, setProxyCall } from './proxy-context';
 import { NO_SLUG_DETAIL, ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-problem';
 import { RateLimiter } from './rate-limiter';
+import { PreviousKeyUsage } from '@arrbiter/server/proxies';
 import { RATE_LIMITED_ROUTE_KEY, WarningRecorder } from '@arrbiter/server/warnings';
 
 export const RATE_LIMITED_DETAIL = "This proxy's rate limit is exceeded: retry after the time Retry-After gives";
@@ -19,6 +20,7 @@ export class ProxyKeyGuard implements CanActivate {
     private readonly access: ProxyAccess,
     private readonly limiter: RateLimiter,
     private readonly warnings: WarningRecorder,
+    private readonly previousKeyUsage: PreviousKeyUsage,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -30,6 +32,8 @@ export class ProxyKeyGuard implements CanActivate {
       throw new ProxyRefusal(401, UNAUTHORIZED_DETAIL, fields);
     }
     const proxy = result.proxy;
+    // Every call made with a previous key counts, whatever comes of it: the client has not switched.
+    if (result.previousKey && proxy.previousKey) this.previousKeyUsage.record(proxy.id, proxy.previousKey.digest);
     const admission = this.limiter.admit(proxy.id, proxy.rateLimit);
     if (!admission.admitted) {
       // Aggregated like a refused call: one row per proxy and method, counted (Warnings page).

@@ -1,6 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import type { PreviousKeyUsage } from '@arrbiter/server/proxies';
 import { RATE_LIMITED_ROUTE_KEY, type WarningRecorder } from '@arrbiter/server/warnings';
 import { firstValueFrom, of } from 'rxjs';
 import type { AccessLog } from './access-log';
@@ -19,6 +20,7 @@ import { TestClock } from '@arrbiter/server/config';
 const PROXY = { id: 'proxy-1', appId: 'app-1', appSlug: 'notifiarr', rateLimit: null } as ProxyState;
 const limiter = () => new RateLimiter(new TestClock());
 const recorder = () => ({ record: jest.fn() }) as unknown as WarningRecorder & { record: jest.Mock };
+const usage = () => ({ record: jest.fn() }) as unknown as PreviousKeyUsage & { record: jest.Mock };
 
 function request(method = 'GET', url = '/proxy/notifiarr/api/v3/movie'): ProxyRequest {
   const req = new IncomingMessage(new Socket());
@@ -50,20 +52,54 @@ function refusalOf(run: () => unknown): ProxyRefusal {
 describe(ProxyKeyGuard.name, () => {
   it('puts the authenticated proxy on the request', () => {
     const req = request();
+    const uses = usage();
     const guard = new ProxyKeyGuard(
-      access({ outcome: 'authenticated', proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' }),
+      access({
+        outcome: 'authenticated',
+        proxy: PROXY,
+        rawPath: '/api/v3/movie',
+        query: 'a=1',
+        key: 'k',
+        previousKey: false,
+      }),
       limiter(),
       recorder(),
+      uses,
     );
     expect(guard.canActivate(context(req, undefined))).toBe(true);
     expect(proxyCallOf(req)).toEqual({ proxy: PROXY, rawPath: '/api/v3/movie', query: 'a=1', key: 'k' });
+    expect(uses.record).not.toHaveBeenCalled();
+  });
+
+  it("counts a call made with the proxy's previous key, even one it then refuses", () => {
+    const rotated = {
+      ...PROXY,
+      previousKey: { digest: 'd'.repeat(64), validUntil: Date.now() + 60_000 },
+      rateLimit: { perMinute: 1, burst: 1 },
+    } as ProxyState;
+    const uses = usage();
+    const guard = new ProxyKeyGuard(
+      access({ outcome: 'authenticated', proxy: rotated, rawPath: '/', query: '', key: 'old', previousKey: true }),
+      limiter(),
+      recorder(),
+      uses,
+    );
+    expect(guard.canActivate(context(request(), undefined))).toBe(true);
+    expect(refusalOf(() => guard.canActivate(context(request(), undefined))).status).toBe(429);
+    expect(uses.record.mock.calls).toEqual([
+      ['proxy-1', 'd'.repeat(64)],
+      ['proxy-1', 'd'.repeat(64)],
+    ]);
   });
 
   it('refuses with the one 401 body, and 404 when the URL names no app', () => {
     const unauthorized = refusalOf(() =>
-      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: 'nobody' }), limiter(), recorder()).canActivate(
-        context(request(), undefined),
-      ),
+      new ProxyKeyGuard(
+        access({ outcome: 'unauthorized', slug: 'nobody' }),
+        limiter(),
+        recorder(),
+        usage(),
+      ).canActivate(context(request(), undefined)),
     );
     expect([unauthorized.status, unauthorized.detail, unauthorized.fields]).toEqual([
       401,
@@ -71,7 +107,7 @@ describe(ProxyKeyGuard.name, () => {
       { method: 'GET', app: 'nobody', outcome: 'unauthorized' },
     ]);
     const noApp = refusalOf(() =>
-      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: '' }), limiter(), recorder()).canActivate(
+      new ProxyKeyGuard(access({ outcome: 'unauthorized', slug: '' }), limiter(), recorder(), usage()).canActivate(
         context(request(), undefined),
       ),
     );
@@ -82,9 +118,17 @@ describe(ProxyKeyGuard.name, () => {
     const limited = { ...PROXY, rateLimit: { perMinute: 6, burst: 2 } } as ProxyState;
     const warnings = recorder();
     const guard = new ProxyKeyGuard(
-      access({ outcome: 'authenticated', proxy: limited, rawPath: '/api/v3/movie', query: '', key: 'k' }),
+      access({
+        outcome: 'authenticated',
+        proxy: limited,
+        rawPath: '/api/v3/movie',
+        query: '',
+        key: 'k',
+        previousKey: false,
+      }),
       limiter(),
       warnings,
+      usage(),
     );
     expect(guard.canActivate(context(request(), undefined))).toBe(true);
     expect(guard.canActivate(context(request(), undefined))).toBe(true);

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { AppHotPathRow, AppsService } from '@arrbiter/server/apps';
 import type { AllowlistMap, CatalogRoute, CatalogService } from '@arrbiter/server/catalog';
-import { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, TestClock } from '@arrbiter/server/config';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
 import type { ProxiesService } from '@arrbiter/server/proxies';
@@ -187,6 +187,7 @@ function setUp() {
   } as unknown as TemplatesService;
 
   const changes = new ChangeBus();
+  const clock = new TestClock();
   const registry = new ProxyRegistry(
     appsService,
     proxiesService,
@@ -194,11 +195,12 @@ function setUp() {
     catalog,
     templates,
     secrets,
+    clock,
     changes,
   );
   const clearCalls = () => void (calls.length = 0);
   const allCalls = () => [...calls];
-  return { registry, changes, apps, proxies, services, catalogRoutes, blocks, clearCalls, allCalls };
+  return { registry, changes, clock, apps, proxies, services, catalogRoutes, blocks, clearCalls, allCalls };
 }
 
 async function loaded() {
@@ -358,6 +360,34 @@ describe(ProxyRegistry.name, () => {
       proxies.rows = proxies.rows.filter((row) => row.id !== 'p-1');
       await changes.publish('proxies', 'p-1');
       expect(registry.app('notifiarr')?.proxies.has(digest('key-1-again'))).toBe(false);
+    });
+
+    it("indexes a rotated proxy's previous key while its grace period runs, and drops it on the next change", async () => {
+      const { registry, changes, clock, proxies } = await loaded();
+      const validUntil = new Date(clock.now() + 60_000);
+      proxies.update('p-3', {
+        keyDigest: digest('key-3-new'),
+        previousKeyDigest: digest('key-3'),
+        previousKeyValidUntil: validUntil,
+      });
+      await changes.publish('proxies', 'p-3');
+      const overseerr = registry.app('overseerr');
+      const p3 = overseerr?.proxies.get(digest('key-3-new'));
+      expect(p3?.previousKey).toEqual({ digest: digest('key-3'), validUntil: validUntil.getTime() });
+      expect(overseerr?.previousKeys.get(digest('key-3'))).toBe(p3);
+      expect(overseerr?.proxies.has(digest('key-3'))).toBe(false);
+
+      // The grace period ended (or was ended): the next change of the proxy removes it.
+      proxies.update('p-3', { previousKeyDigest: null, previousKeyValidUntil: null });
+      await changes.publish('proxies', 'p-3');
+      expect(overseerr?.previousKeys.size).toBe(0);
+      expect(overseerr?.proxies.get(digest('key-3-new'))?.previousKey).toBeNull();
+
+      // One already over when the state is built is left out.
+      proxies.update('p-3', { previousKeyDigest: digest('key-3'), previousKeyValidUntil: validUntil });
+      clock.advance(60_000);
+      await changes.publish('proxies', 'p-3');
+      expect(overseerr?.previousKeys.size).toBe(0);
     });
 
     it('adds a new proxy to its app', async () => {

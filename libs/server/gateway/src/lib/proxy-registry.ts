@@ -1,6 +1,7 @@
 import type { RateLimit } from '@arrbiter/contracts';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppsService } from '@arrbiter/server/apps';
+import { Clock } from '@arrbiter/server/config';
 import {
   AllowlistMap,
   CatalogService,
@@ -36,6 +37,8 @@ export interface ProxyState {
   appId: string;
   appSlug: string;
   keyDigest: string;
+  /** The key a rotation replaced, while its grace period runs (null: none). */
+  previousKey: PreviousKeyState | null;
   active: boolean;
   /** Learning mode's deadline in epoch milliseconds; 0 when not learning. */
   learningUntil: number;
@@ -49,6 +52,12 @@ export interface ProxyState {
   scrub: boolean;
 }
 
+/** A previous key's digest and when it stops working (epoch milliseconds; checked on every call made with it). */
+export interface PreviousKeyState {
+  digest: string;
+  validUntil: number;
+}
+
 export interface AppState {
   id: string;
   slug: string;
@@ -56,6 +65,8 @@ export interface AppState {
   templateId: string | null;
   /** Active or not, by key digest. */
   proxies: Map<string, ProxyState>;
+  /** Proxies by the digest of their previous key (looked up only when a key matches no current one). */
+  previousKeys: Map<string, ProxyState>;
 }
 
 interface Snapshot {
@@ -105,6 +116,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly catalog: CatalogService,
     private readonly templates: TemplatesService,
     private readonly secrets: SecretBox,
+    private readonly clock: Clock,
     changes: ChangeBus,
   ) {
     this.unsubscribe = changes.subscribe((change) => this.apply(change));
@@ -159,7 +171,9 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     const snapshot = this.snapshot;
     const old = snapshot.proxiesById.get(id);
     if (old) {
-      snapshot.appsById.get(old.appId)?.proxies.delete(old.keyDigest);
+      const oldApp = snapshot.appsById.get(old.appId);
+      oldApp?.proxies.delete(old.keyDigest);
+      if (old.previousKey) oldApp?.previousKeys.delete(old.previousKey.digest);
       snapshot.proxiesById.delete(id);
     }
     const app = row && snapshot.appsById.get(row.appId);
@@ -185,6 +199,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       active: row.active,
       templateId: row.templateId,
       proxies: new Map(),
+      previousKeys: new Map(),
     };
     for (const proxy of proxies) this.addProxy(snapshot, app, proxy);
     snapshot.apps.set(app.slug, app);
@@ -194,11 +209,18 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   private addProxy(snapshot: Snapshot, app: AppState, proxy: ProxyHotPathRow): void {
     const service = snapshot.services.get(proxy.serviceId);
     if (!service) return;
+    const previousUntil = proxy.previousKeyValidUntil?.getTime() ?? 0;
     const state: ProxyState = {
       id: proxy.id,
       appId: app.id,
       appSlug: app.slug,
       keyDigest: proxy.keyDigest,
+      // One whose grace period has already ended is left out; one that ends later is refused by the
+      // time check of the call (no reload is needed when it ends).
+      previousKey:
+        proxy.previousKeyDigest !== null && previousUntil > this.clock.now()
+          ? { digest: proxy.previousKeyDigest, validUntil: previousUntil }
+          : null,
       active: proxy.active,
       learningUntil: proxy.learningUntil?.getTime() ?? 0,
       rateLimit: rateLimitOf(proxy),
@@ -212,6 +234,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       ),
     };
     app.proxies.set(proxy.keyDigest, state);
+    if (state.previousKey) app.previousKeys.set(state.previousKey.digest, state);
     snapshot.proxiesById.set(proxy.id, state);
   }
 
@@ -289,6 +312,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
         active: app.active,
         templateId: app.templateId,
         proxies: new Map(),
+        previousKeys: new Map(),
       };
       snapshot.apps.set(app.slug, state);
       snapshot.appsById.set(app.id, state);

@@ -31,6 +31,7 @@ import {
   EndpointsQueryDto,
   ProxyConfigDto,
   ProxyDefaultsDto,
+  RotateKeyDto,
   StartLearningDto,
   UpdateProxyDto,
 } from './dto/proxy.dto';
@@ -97,8 +98,19 @@ export class ProxiesController {
 
   @Post('proxies/:id/rotate-key')
   @HttpCode(HttpStatus.OK)
-  rotateKey(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<RotateKeyResponse> {
-    return this.proxies.rotateKey(id, admin.username);
+  rotateKey(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: RotateKeyDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<RotateKeyResponse> {
+    return this.proxies.rotateKey(id, dto.graceMinutes ?? 0, admin.username);
+  }
+
+  /** Ends the previous key's grace period now; 404 when none is running. */
+  @Delete('proxies/:id/previous-key')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  endGrace(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.proxies.endGrace(id, admin.username);
   }
 
   @Put('proxies/:id/config')

@@ -8,6 +8,7 @@ import { AppProxyCountsModule } from './app-proxy-counts.provider';
 import { ProxyDefaultsEntity } from './entities/proxy-defaults.entity';
 import { ProxyEntity } from './entities/proxy.entity';
 import { LearningDeadlines } from './learning-deadlines';
+import { PreviousKeyUsage } from './previous-key-usage';
 import { ProxiesController } from './proxies.controller';
 import { ProxiesService } from './proxies.service';
 import { ProxyAllowlistService } from './proxy-allowlist.service';
@@ -36,7 +37,8 @@ import { ServiceUsersModule } from './service-users.provider';
     ProxyLearningService,
     ProxyDefaultsService,
     LearningDeadlines,
+    PreviousKeyUsage,
   ],
-  exports: [ProxiesService, ProxyAllowlistService, ProxyDefaultsService, LearningDeadlines],
+  exports: [ProxiesService, ProxyAllowlistService, ProxyDefaultsService, LearningDeadlines, PreviousKeyUsage],
 })
 export class ProxiesModule {}

@@ -1,6 +1,6 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type {
   AllowlistMap,
   ProxyConnectionDto,
@@ -10,20 +10,20 @@ import type {
   RotateKeyResponse,
 } from '@arrbiter/contracts';
 import { AppRow, AppsService } from '@arrbiter/server/apps';
-import { AppConfig } from '@arrbiter/server/config';
-import { generateProxyKey, keyDigest, SecretBox } from '@arrbiter/server/crypto';
+import { AppConfig, Clock } from '@arrbiter/server/config';
+import { generateProxyKey, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { In } from 'typeorm';
 import { CreateProxyDto } from './dto/proxy.dto';
 import { ProxyEntity } from './entities/proxy.entity';
 import { ProxyDefaultsService } from './proxy-defaults.service';
+import { PROXY_KEY_PURPOSE, sealedKey, sealKey } from './proxy-key';
 import { rateLimitOf } from './proxy-rate-limit';
 import { ProxyRevisionsService } from './proxy-revisions.service';
 import { ProxyStore } from './proxy-store';
 
-/** The purpose a proxy key is encrypted for (bound into the ciphertext). */
-export const PROXY_KEY_PURPOSE = 'proxy-key';
+export { PROXY_KEY_PURPOSE };
 
 /** A proxy as the other domains read it (the entity class stays inside this lib). */
 export type ProxyRow = Omit<ProxyEntity, 'app' | 'service'>;
@@ -36,6 +36,8 @@ export type ProxyHotPathRow = Pick<
   | 'serviceId'
   | 'active'
   | 'keyDigest'
+  | 'previousKeyDigest'
+  | 'previousKeyValidUntil'
   | 'overrides'
   | 'learningUntil'
   | 'rateLimitPerMinute'
@@ -59,7 +61,9 @@ function constraintOf(error: unknown): string | undefined {
   return (error as { driverError?: { constraint?: string } }).driverError?.constraint;
 }
 
-export function toProxyDto(proxy: ProxyRow): ProxyDto {
+/** The proxy as the admin API shows it; its previous key only while that still works at `now` (epoch ms). */
+export function toProxyDto(proxy: ProxyRow, now: number): ProxyDto {
+  const validUntil = proxy.previousKeyDigest !== null ? proxy.previousKeyValidUntil : null;
   return {
     id: proxy.id,
     appId: proxy.appId,
@@ -68,10 +72,27 @@ export function toProxyDto(proxy: ProxyRow): ProxyDto {
     learningUntil: proxy.learningUntil?.toISOString() ?? null,
     rateLimit: rateLimitOf(proxy),
     scrub: proxy.scrub,
+    previousKey:
+      validUntil !== null && validUntil.getTime() > now
+        ? {
+            validUntil: validUntil.toISOString(),
+            uses: proxy.previousKeyUses,
+            lastUsedAt: proxy.previousKeyLastUsedAt?.toISOString() ?? null,
+          }
+        : null,
     createdAt: proxy.createdAt.toISOString(),
     updatedAt: proxy.updatedAt.toISOString(),
   };
 }
+
+/** No previous key: what a new proxy, a rotation without grace period, or the end of one, leaves. */
+const NO_PREVIOUS_KEY = {
+  previousKeyDigest: null,
+  previousKeyCiphertext: null,
+  previousKeyValidUntil: null,
+  previousKeyUses: 0,
+  previousKeyLastUsedAt: null,
+} as const satisfies Partial<ProxyEntity>;
 
 /**
  * Proxies: an app's access to a service, its key and its active state, and the reads the other
@@ -90,11 +111,15 @@ export class ProxiesService {
     private readonly config: AppConfig,
     private readonly changes: ChangeBus,
     private readonly defaults: ProxyDefaultsService,
+    private readonly clock: Clock,
   ) {}
 
   async listForApp(appId: string): Promise<ProxyDto[]> {
     await this.apps.find(appId);
-    return (await this.store.repository.find({ where: { appId }, order: { createdAt: 'ASC' } })).map(toProxyDto);
+    const now = this.clock.now();
+    return (await this.store.repository.find({ where: { appId }, order: { createdAt: 'ASC' } })).map((proxy) =>
+      toProxyDto(proxy, now),
+    );
   }
 
   /** Gives an app access to a service with a new key (one proxy per service per app). */
@@ -136,8 +161,8 @@ export class ProxiesService {
             appId,
             serviceId,
             active: settings.active,
-            keyDigest: keyDigest(settings.key),
-            keyCiphertext: this.secrets.encrypt(settings.key, PROXY_KEY_PURPOSE),
+            ...sealKey(this.secrets, settings.key),
+            ...NO_PREVIOUS_KEY,
             overrides: settings.overrides,
             learningUntil: null,
             rateLimitPerMinute: settings.rateLimit?.perMinute ?? null,
@@ -184,10 +209,8 @@ export class ProxiesService {
           proxy.rateLimitPerMinute = declared.rateLimit?.perMinute ?? null;
           proxy.rateLimitBurst = declared.rateLimit?.burst ?? null;
           proxy.scrub = declared.scrub;
-          if (declared.key !== undefined) {
-            proxy.keyDigest = keyDigest(declared.key);
-            proxy.keyCiphertext = this.secrets.encrypt(declared.key, PROXY_KEY_PURPOSE);
-          }
+          // The key it replaces stops working, and so does a previous key still in its grace period.
+          if (declared.key !== undefined) Object.assign(proxy, sealKey(this.secrets, declared.key), NO_PREVIOUS_KEY);
         },
       },
       effectiveBefore,
@@ -214,22 +237,64 @@ export class ProxiesService {
         proxy.active = active;
       },
     });
-    return toProxyDto(context.proxy);
+    return toProxyDto(context.proxy, this.clock.now());
   }
 
-  /** A new key; the old one stops working before this returns. */
-  async rotateKey(id: string, actor: string): Promise<RotateKeyResponse> {
-    const key = generateProxyKey();
+  /**
+   * A new key. With a grace period the old key keeps working until it ends (the proxy's previous key,
+   * replacing any earlier one, which stops at once); without, it stops before this returns.
+   */
+  async rotateKey(id: string, graceMinutes: number, actor: string): Promise<RotateKeyResponse> {
+    const { key, ...sealed } = sealedKey(this.secrets);
+    const now = this.clock.now();
+    const validUntil = graceMinutes > 0 ? new Date(now + graceMinutes * 60_000) : null;
     await this.txHost.withTransaction(async () => {
-      const context = await this.store.context(id);
+      const context = await this.store.context(id, true);
+      const { proxy } = context;
+      const replaced = proxy.previousKeyDigest !== null && (proxy.previousKeyValidUntil?.getTime() ?? 0) > now;
       await this.store.repository.update(
         { id },
-        { keyDigest: keyDigest(key), keyCiphertext: this.secrets.encrypt(key, PROXY_KEY_PURPOSE) },
+        {
+          ...sealed,
+          ...NO_PREVIOUS_KEY,
+          ...(validUntil && {
+            previousKeyDigest: proxy.keyDigest,
+            previousKeyCiphertext: proxy.keyCiphertext,
+            previousKeyValidUntil: validUntil,
+          }),
+        },
       );
-      await this.store.record(actor, 'proxy.key-rotated', context, 'Key rotated: the old key no longer works');
+      const summary = validUntil
+        ? `Key rotated: the old key keeps working until ${validUntil.toISOString()} (${graceMinutes} min)`
+        : 'Key rotated: the old key no longer works';
+      await this.store.record(
+        actor,
+        'proxy.key-rotated',
+        context,
+        replaced ? `${summary}; the key it had replaced stopped working` : summary,
+      );
     });
     await this.changes.publish('proxies', id);
-    return { key };
+    return { key, previousKeyValidUntil: validUntil?.toISOString() ?? null };
+  }
+
+  /** Ends the grace period of the previous key now (404 when none is running); it stops before this returns. */
+  async endGrace(id: string, actor: string): Promise<void> {
+    await this.txHost.withTransaction(async () => {
+      const context = await this.store.context(id, true);
+      const { proxy } = context;
+      const validUntil = proxy.previousKeyDigest !== null ? proxy.previousKeyValidUntil : null;
+      if (validUntil === null || validUntil.getTime() <= this.clock.now())
+        throw new NotFoundException('This proxy has no previous key in a grace period');
+      await this.store.repository.update({ id }, NO_PREVIOUS_KEY);
+      await this.store.record(
+        actor,
+        'proxy.previous-key-ended',
+        context,
+        `Grace period ended early: the previous key no longer works (it was valid until ${validUntil.toISOString()}; used ${proxy.previousKeyUses} times)`,
+      );
+    });
+    await this.changes.publish('proxies', id);
   }
 
   async remove(id: string, actor: string): Promise<void> {
@@ -265,6 +330,8 @@ export class ProxiesService {
         serviceId: true,
         active: true,
         keyDigest: true,
+        previousKeyDigest: true,
+        previousKeyValidUntil: true,
         overrides: true,
         learningUntil: true,
         rateLimitPerMinute: true,
@@ -307,6 +374,6 @@ export class ProxiesService {
   }
 
   private connection(proxy: ProxyRow, app: AppRow, key: string): ProxyConnectionDto {
-    return { ...toProxyDto(proxy), key, proxyUrl: `${this.config.publicUrl}/proxy/${app.slug}` };
+    return { ...toProxyDto(proxy, this.clock.now()), key, proxyUrl: `${this.config.publicUrl}/proxy/${app.slug}` };
   }
 }

@@ -97,6 +97,6 @@ export class ProxyLearningService {
       return context.proxy;
     });
     await this.changes.publish('proxies', id);
-    return toProxyDto(proxy);
+    return toProxyDto(proxy, this.clock.now());
   }
 }

@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { ProxyPreviousKey1795493737084 } from './1795493737084-ProxyPreviousKey';
 import { UsageCounters1795490322594 } from './1795490322594-UsageCounters';
 import { ReplicaChanges1795481292383 } from './1795481292383-ReplicaChanges';
 import { ProxyLimitsAndScrubbing1795480245109 } from './1795480245109-ProxyLimitsAndScrubbing';
@@ -18,4 +19,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ProxyLimitsAndScrubbing1795480245109,
   ReplicaChanges1795481292383,
   UsageCounters1795490322594,
+  ProxyPreviousKey1795493737084,
 ];

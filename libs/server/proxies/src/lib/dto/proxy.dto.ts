@@ -1,9 +1,11 @@
 import {
   AllowlistMap,
   CreateProxyRequest,
+  MAX_GRACE_MINUTES,
   ProxyConfigRequest,
   ProxyDefaults,
   RateLimit,
+  RotateKeyRequest,
   StartLearningRequest,
   UpdateProxyRequest,
 } from '@arrbiter/contracts';
@@ -32,6 +34,15 @@ export class CreateProxyDto implements CreateProxyRequest {
 export class UpdateProxyDto implements UpdateProxyRequest {
   @IsBoolean()
   active!: boolean;
+}
+
+export class RotateKeyDto implements RotateKeyRequest {
+  /** How long the replaced key keeps working, in minutes (0, the default: it stops at once). Null is refused. */
+  @ValidateIf((_dto, value) => value !== undefined)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_GRACE_MINUTES)
+  graceMinutes?: number;
 }
 
 /**

@@ -45,6 +45,32 @@ export class ProxyEntity {
   @Column({ name: 'key_ciphertext', type: 'text' })
   keyCiphertext!: string;
 
+  /**
+   * The key replaced by a rotation with a grace period, while that runs: its digest (looked up only
+   * when a key matches no current one), AES-GCM encrypted like the current key, and when it stops
+   * working. All three null when there is none. Never shown.
+   */
+  @Column({ name: 'previous_key_digest', type: 'char', length: 64, nullable: true })
+  previousKeyDigest!: string | null;
+
+  @Column({ name: 'previous_key_ciphertext', type: 'text', nullable: true })
+  previousKeyCiphertext!: string | null;
+
+  @Column({ name: 'previous_key_valid_until', type: 'timestamptz', nullable: true })
+  previousKeyValidUntil!: Date | null;
+
+  /** Calls made with the previous key since the rotation (added up by every replica, written behind). */
+  @Column({
+    name: 'previous_key_uses',
+    type: 'bigint',
+    default: 0,
+    transformer: { to: (value: number) => value, from: (value: string | number) => Number(value) },
+  })
+  previousKeyUses!: number;
+
+  @Column({ name: 'previous_key_last_used_at', type: 'timestamptz', nullable: true })
+  previousKeyLastUsedAt!: Date | null;
+
   /** Local overrides in the stored form: path → lower-case methods (`[]` denies). */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   overrides!: Record<string, string[]>;
