@@ -375,6 +375,15 @@ export interface SaveAsTemplateRequest {
   name: string;
 }
 
+/**
+ * `POST /api/admin/v1/apps/:id/clone` → 201 `AppDto`: a new app with the source's template and active
+ * state, and a copy of each of its proxies (overrides, active state, rate limit, scrubbing) with a new key.
+ */
+export interface CloneAppRequest {
+  name: string;
+  slug: string;
+}
+
 /** `GET /api/admin/v1/services/:id/ping`: whether the upstream answers its `/ping` now. */
 export interface ServiceReachabilityDto {
   reachable: boolean;

@@ -94,18 +94,23 @@ export class AppsService {
     return this.get(app.id);
   }
 
-  /** Creates an app with its recent change, in the caller's transaction; the caller publishes `apps`. */
-  async createInTransaction(dto: CreateAppDto, actor: string): Promise<AppRow> {
+  /**
+   * Creates an app with its recent change, in the caller's transaction; the caller publishes `apps`.
+   * `clonedFrom`: the app it is a copy of (`app.cloned` in recent changes; the caller copies the proxies).
+   * 409 when the slug is taken.
+   */
+  async createInTransaction(dto: CreateAppDto, actor: string, clonedFrom?: AppRow): Promise<AppRow> {
     const templateName = await this.templateNameOf(dto.templateId);
     const saved = await this.save(this.apps.create(dto));
+    const origin = clonedFrom ? `cloned from "${clonedFrom.name}" (/proxy/${clonedFrom.slug})` : 'created';
     await this.audit.record({
       actor,
-      action: 'app.created',
+      action: clonedFrom ? 'app.cloned' : 'app.created',
       objectType: 'app',
       objectId: saved.id,
       objectName: saved.name,
       appId: saved.id,
-      summary: `App "${saved.name}" (/proxy/${saved.slug}) created with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
+      summary: `App "${saved.name}" (/proxy/${saved.slug}) ${origin} with ${templateName !== null ? `template "${templateName}"` : 'no template'}, ${saved.active ? 'active' : 'inactive'}`,
     });
     return saved;
   }

@@ -25,7 +25,9 @@ class FakeProxies {
     },
   } as unknown as Repository<ProxyEntity>;
   drains: (() => Promise<void>)[] = [];
-  readonly lifecycle = { beforeClose: (drain: () => Promise<void>) => this.drains.push(drain) } as unknown as DatabaseLifecycle;
+  readonly lifecycle = {
+    beforeClose: (drain: () => Promise<void>) => this.drains.push(drain),
+  } as unknown as DatabaseLifecycle;
 }
 
 describe(PreviousKeyUsage.name, () => {

@@ -4,6 +4,8 @@ import { AppsModule } from '@arrbiter/server/apps';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
+import { AppCloneController } from './app-clone.controller';
+import { AppCloneService } from './app-clone.service';
 import { AppProxyCountsModule } from './app-proxy-counts.provider';
 import { ProxyDefaultsEntity } from './entities/proxy-defaults.entity';
 import { ProxyEntity } from './entities/proxy.entity';
@@ -28,8 +30,9 @@ import { ServiceUsersModule } from './service-users.provider';
     ServiceUsersModule,
     TypeOrmModule.forFeature([ProxyEntity, ProxyDefaultsEntity]),
   ],
-  controllers: [ProxiesController],
+  controllers: [ProxiesController, AppCloneController],
   providers: [
+    AppCloneService,
     ProxyStore,
     ProxiesService,
     ProxyAllowlistService,

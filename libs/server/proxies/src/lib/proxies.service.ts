@@ -141,8 +141,8 @@ export class ProxiesService {
   }
 
   /**
-   * Creates a proxy with these settings and its first revision (of `kind`) and recent change, in the
-   * caller's transaction; the caller publishes `proxies`. Overrides must have been checked.
+   * Creates a proxy with these settings and its first revision (of `kind`, headed `title`) and recent
+   * change, in the caller's transaction; the caller publishes `proxies`. Overrides must have been checked.
    */
   async createInTransaction(
     appId: string,
@@ -150,6 +150,7 @@ export class ProxiesService {
     settings: DeclaredProxy & { key: string },
     actor: string,
     kind: RevisionKind,
+    title?: string,
   ): Promise<ProxyRow> {
     return this.txHost.withTransaction(async () => {
       const around = await this.store.around({ appId, serviceId });
@@ -180,7 +181,7 @@ export class ProxiesService {
         }
         throw error;
       }
-      await this.revisions.recordCreated({ proxy, ...around }, actor, kind);
+      await this.revisions.recordCreated({ proxy, ...around }, actor, kind, title);
       return proxy;
     });
   }

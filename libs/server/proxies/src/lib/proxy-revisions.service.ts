@@ -84,9 +84,14 @@ export class ProxyRevisionsService {
 
   /**
    * The first revision of a new proxy (in the creating transaction): what it started with, so that it
-   * can be restored later; and its creation in recent changes.
+   * can be restored later; and its creation in recent changes (`title` heads both).
    */
-  async recordCreated(context: ProxyContext, actor: string, kind: RevisionKind = 'manual'): Promise<void> {
+  async recordCreated(
+    context: ProxyContext,
+    actor: string,
+    kind: RevisionKind = 'manual',
+    title = 'Proxy created',
+  ): Promise<void> {
     const { proxy, template } = context;
     const summary = summarize(
       kind,
@@ -96,7 +101,7 @@ export class ProxyRevisionsService {
         activeBefore: proxy.active,
         activeAfter: proxy.active,
       },
-      'Proxy created',
+      title,
     );
     await this.revisions.record({
       proxyId: proxy.id,
