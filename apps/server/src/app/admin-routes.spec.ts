@@ -1,13 +1,6 @@
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer } from '@nestjs/core';
 import request from 'supertest';
+import { registeredRoutes } from '../testing/registered-routes';
 import { startTestApp, TestApp } from '../testing/test-app';
-
-interface Route {
-  method: string;
-  path: string;
-}
 
 /**
  * Routes that are public on purpose; everything else must need an admin session. The proxy route is
@@ -19,36 +12,6 @@ const PUBLIC_ROUTES = new Set([
   'GET /health',
   'GET /health/ready',
 ]);
-
-function join(...parts: string[]): string {
-  return `/${parts
-    .flatMap((p) => p.split('/'))
-    .filter(Boolean)
-    .join('/')}`;
-}
-
-/** Every route registered by every controller of the running application. */
-function registeredRoutes(t: TestApp): Route[] {
-  const routes: Route[] = [];
-  for (const module of t.app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const type = wrapper.metatype as (new () => object) | null;
-      if (!type) continue;
-      const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, type) ?? '/');
-      for (const name of Object.getOwnPropertyNames(type.prototype)) {
-        const handler = (type.prototype as Record<string, unknown>)[name];
-        if (typeof handler !== 'function' || name === 'constructor') continue;
-        const paths: string[] | string | undefined = Reflect.getMetadata(PATH_METADATA, handler);
-        if (paths === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        for (const prefix of prefixes) {
-          for (const path of ([] as string[]).concat(paths)) routes.push({ method, path: join(prefix, path) });
-        }
-      }
-    }
-  }
-  return routes;
-}
 
 /** Fills route parameters with plausible values (UUIDs for ids). */
 function concrete(path: string): string {
@@ -66,7 +29,7 @@ describe('default-deny on admin routes', () => {
   afterAll(() => t.close());
 
   it('finds the routes it must check', () => {
-    const routes = registeredRoutes(t).map((r) => `${r.method} ${r.path}`);
+    const routes = registeredRoutes(t.app).map((r) => `${r.method} ${r.path}`);
     expect(routes).toEqual(
       expect.arrayContaining([
         'GET /api/auth/session',
@@ -80,15 +43,15 @@ describe('default-deny on admin routes', () => {
     );
   });
 
-  it('keeps every admin route under /api/admin/v1 or /api/auth', () => {
-    const stray = registeredRoutes(t)
+  it('keeps every admin route under /api/admin/v1 or /api/auth (and its description under /api/docs)', () => {
+    const stray = registeredRoutes(t.app)
       .map((r) => r.path)
-      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|health|proxy)(\/|$)/.test(path));
+      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|api\/docs|health|proxy)(\/|$)/.test(path));
     expect(stray).toEqual([]);
   });
 
   it('refuses every non-public route without a session (401), even with a valid Origin', async () => {
-    const guarded = registeredRoutes(t).filter((r) => !PUBLIC_ROUTES.has(`${r.method} ${r.path}`));
+    const guarded = registeredRoutes(t.app).filter((r) => !PUBLIC_ROUTES.has(`${r.method} ${r.path}`));
     expect(guarded.length).toBeGreaterThan(0);
     const refusals: string[] = [];
     for (const route of guarded) {

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ApiDocsModule } from '@arrbiter/server/api-docs';
 import { AppsModule } from '@arrbiter/server/apps';
 import { AdminRequest, AuthModule, OriginGuard, SessionGuard } from '@arrbiter/server/auth';
 import { CatalogModule } from '@arrbiter/server/catalog';
@@ -68,6 +69,7 @@ export class AppModule {
         TemplatesModule,
         TemplateSyncModule,
         DeclarativeConfigModule.withConfigFile(),
+        ApiDocsModule,
       ],
       providers: [
         {

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiDescription } from '@arrbiter/server/api-docs';
 import { AppConfig, TrustedProxies } from '@arrbiter/server/config';
 import { ProxyGateway } from '@arrbiter/server/gateway';
+import { packageVersion } from '@arrbiter/server/metrics';
 import express from 'express';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
@@ -44,5 +46,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.use('/api', cookieParser());
   serveDashboard(app, options.dashboardDir ?? join(__dirname, '..', 'dashboard', 'browser'));
   proxyRoute.gateway = app.get(ProxyGateway);
+  // /api/docs describes the routes of this application (scanned on the first request for it).
+  app.get(ApiDescription).attach(app, packageVersion(__dirname));
   return app;
 }

@@ -1,0 +1,100 @@
+import type { INestApplication } from '@nestjs/common';
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import { DocumentBuilder, type OpenAPIObject, type OperationObject, SwaggerModule } from '@nestjs/swagger';
+import { IS_PUBLIC, SESSION_COOKIE } from '@arrbiter/server/auth';
+import { describeValidatedClasses } from './validation-schemas';
+
+/** The admin API's path families (design.md §4): what the description covers. */
+export const ADMIN_API_PATH = /^\/api\/(admin\/v1|auth)(\/|$)/;
+
+const SECURITY_SCHEME = 'session';
+const WRITES = new Set(['post', 'put', 'patch', 'delete']);
+/** What a success answers, where the operation does not say (`@nestjs/swagger` leaves it empty). */
+const SUCCESS: Record<string, string> = {
+  '200': 'OK (JSON)',
+  '201': 'Created: the new object (JSON)',
+  '204': 'Done; no body',
+};
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const DESCRIPTION = `The administration API of Arrbiter, as the dashboard uses it. Not a stable contract
+(the routes may change between versions). Signed in through \`POST /api/auth/sign-in\`, which sets the
+session cookie; every write (POST, PUT, PATCH, DELETE) must also carry an \`Origin\` (or \`Referer\`) of
+\`PUBLIC_URL\` or \`ALLOWED_ORIGINS\`. Bodies are JSON; unknown fields are refused (400, naming the
+field and the reason). Lists that can grow take \`?limit=&cursor=\` and answer \`{items, nextCursor}\`.
+Request bodies and query parameters are described from the server's own validation; the response shapes
+are the types of \`libs/contracts\`. The proxy route (\`/proxy/{appSlug}/…\`, authenticated by proxy keys)
+and \`/health\` are not part of this API.`;
+
+/**
+ * The admin API's OpenAPI 3 description, generated from the application's controllers and DTOs
+ * (`@nestjs/swagger`; DTOs described from their class-validator decorators, see
+ * `describeValidatedClasses`). Only `/api/admin/v1/*` and `/api/auth/*`: the proxy route is not a Nest
+ * route, `/health` is for probes and the description's own routes are not the API. Routes open without a
+ * session say so (`security: []`); the others name the session cookie and the refusals every one of
+ * them can answer.
+ */
+export function describeAdminApi(app: INestApplication, version: string): OpenAPIObject {
+  describeValidatedClasses();
+  const config = new DocumentBuilder()
+    .setTitle('Arrbiter admin API')
+    .setDescription(DESCRIPTION)
+    .setVersion(version)
+    .addCookieAuth(
+      SESSION_COOKIE,
+      { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/auth/sign-in' },
+      SECURITY_SCHEME,
+    )
+    .addSecurityRequirements(SECURITY_SCHEME)
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  const open = publicOperationIds(app);
+  const paths: OpenAPIObject['paths'] = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!ADMIN_API_PATH.test(path)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation) describeRefusals(operation, method, path, open.has(operation.operationId ?? ''));
+    }
+    paths[path] = item;
+  }
+  return { ...document, paths };
+}
+
+/**
+ * The operation ids (`Controller_method`, `@nestjs/swagger`'s) of handlers marked `@Public()`, on the
+ * handler or its controller.
+ */
+function publicOperationIds(app: INestApplication): Set<string> {
+  const reflector = new Reflector();
+  const ids = new Set<string>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      if (typeof metatype !== 'function') continue;
+      const prototype = metatype.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        if (reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [handler, metatype]))
+          ids.add(`${metatype.name}_${name}`);
+      }
+    }
+  }
+  return ids;
+}
+
+/**
+ * What a success means where nothing says so, and the answers every admin route can give besides its
+ * own, added where the operation names none.
+ */
+function describeRefusals(operation: OperationObject, method: string, path: string, isPublic: boolean): void {
+  const responses = operation.responses;
+  for (const [status, response] of Object.entries(responses))
+    if ('description' in response && !response.description) response.description = SUCCESS[status] ?? status;
+  if (isPublic) operation.security = [];
+  else responses['401'] ??= { description: 'No valid session: sign in first' };
+  if (WRITES.has(method)) responses['403'] ??= { description: 'The Origin (or Referer) is not the dashboard’s' };
+  if (operation.requestBody || (operation.parameters?.length ?? 0) > 0)
+    responses['400'] ??= { description: 'Bad input: the body of the answer names each field and the reason' };
+  if (/\{[A-Za-z]*[iI]d\}/.test(path)) responses['404'] ??= { description: 'No such object' };
+}
