@@ -75,6 +75,7 @@ describe('the admin API description (/api/docs)', () => {
     const rotate = operation('post', '/api/admin/v1/proxies/{id}/rotate-key');
     expect(rotate.security).toBeUndefined();
     expect(Object.keys(rotate.responses).sort()).toEqual(['200', '400', '401', '403', '404']);
+    expect(rotate.responses['200']).toEqual({ description: 'OK (JSON)' });
     expect(Object.keys(operation('delete', '/api/admin/v1/proxies/{id}/previous-key').responses).sort()).toEqual([
       '204',
       '400',
@@ -113,6 +114,12 @@ describe('the admin API description (/api/docs)', () => {
     // Present but possibly null (`templateId: null` is "no template").
     expect(schema('CreateAppDto').required).toContain('templateId');
     expect(schema('CreateAppDto').properties?.['templateId']).toMatchObject({ nullable: true, format: 'uuid' });
+  });
+
+  it('groups operations by what they act on', () => {
+    expect(operation('post', '/api/admin/v1/apps/{id}/clone').tags).toEqual(['apps']);
+    expect(operation('put', '/api/admin/v1/settings/proxy-defaults').tags).toEqual(['settings']);
+    expect(operation('post', '/api/auth/sign-in').tags).toEqual(['auth']);
   });
 
   it('describes query parameters and path parameters', () => {

@@ -54,11 +54,20 @@ export function describeAdminApi(app: INestApplication, version: string): OpenAP
     if (!ADMIN_API_PATH.test(path)) continue;
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) describeRefusals(operation, method, path, open.has(operation.operationId ?? ''));
+      if (!operation) continue;
+      describeRefusals(operation, method, path, open.has(operation.operationId ?? ''));
+      // Grouped by what they act on (`/api/admin/v1/apps/{id}/clone` is with the apps), not by controller.
+      operation.tags = [resourceOf(path)];
     }
     paths[path] = item;
   }
   return { ...document, paths };
+}
+
+/** `apps` for `/api/admin/v1/apps/…`, `settings` for `/api/admin/v1/settings/…`, `auth` for `/api/auth/…`. */
+function resourceOf(path: string): string {
+  const match = /^\/api\/(?:admin\/v1\/([^/]+)|(auth))/.exec(path);
+  return match?.[1] ?? match?.[2] ?? 'other';
 }
 
 /**
@@ -90,7 +99,8 @@ function publicOperationIds(app: INestApplication): Set<string> {
 function describeRefusals(operation: OperationObject, method: string, path: string, isPublic: boolean): void {
   const responses = operation.responses;
   for (const [status, response] of Object.entries(responses))
-    if ('description' in response && !response.description) response.description = SUCCESS[status] ?? status;
+    if (response && 'description' in response && !response.description)
+      response.description = SUCCESS[status] ?? status;
   if (isPublic) operation.security = [];
   else responses['401'] ??= { description: 'No valid session: sign in first' };
   if (WRITES.has(method)) responses['403'] ??= { description: 'The Origin (or Referer) is not the dashboard’s' };
