@@ -6,6 +6,7 @@ import { Loadable } from '../../core/loadable';
 import { ServicesApiService } from '../services/services-api.service';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
+import { CloneAppDialogComponent } from './clone-app-dialog.component';
 import { AppsApiService } from './apps-api.service';
 import { ProxiesApiService } from './proxies-api.service';
 import { isLearning } from './proxy/learning';
@@ -14,7 +15,7 @@ import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/das
 /** An app: its settings and its proxies, one per service. */
 @Component({
   selector: 'arb-app-detail-page',
-  imports: [LoadStateComponent, AppFormComponent, RouterLink, TimeComponent],
+  imports: [LoadStateComponent, AppFormComponent, CloneAppDialogComponent, RouterLink, TimeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <nav class="hint crumbs" aria-label="Breadcrumb"><a routerLink="/apps">Apps</a> ›</nav>
@@ -37,8 +38,12 @@ import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/das
         >
           Save as template
         </button>
+        <button type="button" (click)="cloning.set(true)" aria-haspopup="dialog">Clone</button>
         <button type="button" class="danger" (click)="remove(a)">Delete</button>
       </header>
+      @if (cloning()) {
+        <arb-clone-app-dialog [app]="a" (cloned)="openClone($event)" (closed)="cloning.set(false)" />
+      }
       @if (editing()) {
         <arb-app-form
           [app]="a"
@@ -145,6 +150,8 @@ export class AppDetailPage {
   protected readonly editing = signal(false);
   protected readonly busy = signal(false);
   protected readonly serviceId = signal('');
+  /** Whether the clone dialog is open. */
+  protected readonly cloning = signal(false);
   /** The save-as-template form's name; null while the form is closed. */
   protected readonly templateName = signal<string | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
@@ -185,6 +192,12 @@ export class AppDetailPage {
     } finally {
       this.busy.set(false);
     }
+  }
+
+  /** Shows the new app. */
+  protected async openClone(copy: AppDto): Promise<void> {
+    this.cloning.set(false);
+    await this.router.navigate(['/apps', copy.id]);
   }
 
   protected async saveAsTemplate(app: AppDto): Promise<void> {

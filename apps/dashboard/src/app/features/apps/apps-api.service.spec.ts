@@ -36,6 +36,14 @@ describe(AppsApiService.name, () => {
     await expect(save).resolves.toMatchObject({ name: 'Mine' });
   });
 
+  it('clones an app under a new name and slug', async () => {
+    const clone = api().clone('a1', { name: 'Copy', slug: 'copy' });
+    const post = expectRequest('POST', '/api/admin/v1/apps/a1/clone');
+    expect(post.request.body).toEqual({ name: 'Copy', slug: 'copy' });
+    post.flush({ id: 'a2', name: 'Copy', slug: 'copy' });
+    await expect(clone).resolves.toMatchObject({ id: 'a2' });
+  });
+
   it('sends the page, search and filters given, and leaves out the empty ones', async () => {
     const list = api().list({ q: '50% off', templateId: 'none', state: 'inactive', limit: 50, cursor: 'c1' });
     expectRequest('GET', '/api/admin/v1/apps?q=50%25%20off&templateId=none&state=inactive&limit=50&cursor=c1').flush({

@@ -2,6 +2,7 @@ import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import type {
   AppDto,
+  CloneAppRequest,
   CreateAppRequest,
   ListAppsQuery,
   Page,
@@ -59,6 +60,11 @@ export class AppsApiService {
 
   remove(id: string): Promise<void> {
     return firstValueFrom(this.http.delete<void>(`${BASE}/${id}`));
+  }
+
+  /** A new app with this one's template, state and proxies (new keys). */
+  clone(id: string, request: CloneAppRequest): Promise<AppDto> {
+    return firstValueFrom(this.http.post<AppDto>(`${BASE}/${id}/clone`, request));
   }
 
   /** Saves the app's proxies' effective allowlists as a new local template. */

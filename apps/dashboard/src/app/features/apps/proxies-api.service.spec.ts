@@ -29,7 +29,17 @@ describe(ProxiesApiService.name, () => {
       active: false,
     });
     await call(api().remove('p1'), 'DELETE', '/api/admin/v1/proxies/p1', null);
-    await call(api().rotateKey('p1'), 'POST', '/api/admin/v1/proxies/p1/rotate-key', { key: 'k' });
+    const rotate = await call(api().rotateKey('p1'), 'POST', '/api/admin/v1/proxies/p1/rotate-key', { key: 'k' });
+    expect(rotate.body).toEqual({ graceMinutes: 0 });
+  });
+
+  it('rotates a key with a grace period, and ends the grace period', async () => {
+    const rotate = await call(api().rotateKey('p1', 1440), 'POST', '/api/admin/v1/proxies/p1/rotate-key', {
+      key: 'k',
+      previousKeyValidUntil: '2030-01-01T00:00:00.000Z',
+    });
+    expect(rotate.body).toEqual({ graceMinutes: 1440 });
+    await call(api().endGrace('p1'), 'DELETE', '/api/admin/v1/proxies/p1/previous-key', null);
   });
 
   it('reads and saves the allowlist with the full overrides map', async () => {

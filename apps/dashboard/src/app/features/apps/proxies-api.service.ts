@@ -11,6 +11,7 @@ import type {
   ProxyDto,
   RevisionDiffResponse,
   RevisionDto,
+  RotateKeyRequest,
   RotateKeyResponse,
   StartLearningRequest,
 } from '@arrbiter/contracts';
@@ -52,8 +53,15 @@ export class ProxiesApiService {
     return firstValueFrom(this.http.delete<void>(`${BASE}/${id}`));
   }
 
-  rotateKey(id: string): Promise<RotateKeyResponse> {
-    return firstValueFrom(this.http.post<RotateKeyResponse>(`${BASE}/${id}/rotate-key`, {}));
+  /** A new key; the old one keeps working for `graceMinutes` (0: it stops at once). */
+  rotateKey(id: string, graceMinutes = 0): Promise<RotateKeyResponse> {
+    const body: RotateKeyRequest = { graceMinutes };
+    return firstValueFrom(this.http.post<RotateKeyResponse>(`${BASE}/${id}/rotate-key`, body));
+  }
+
+  /** Ends the previous key's grace period now. */
+  endGrace(id: string): Promise<void> {
+    return firstValueFrom(this.http.delete<void>(`${BASE}/${id}/previous-key`));
   }
 
   allowlist(id: string): Promise<AllowlistResponse> {

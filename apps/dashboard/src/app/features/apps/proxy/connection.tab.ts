@@ -5,14 +5,15 @@ import { LimitsFormComponent } from '../limits-form.component';
 import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { connectionFields } from './connection-fields';
+import { KeyRotationComponent } from './key-rotation.component';
 import { LearningControlComponent } from './learning-control.component';
 import { ProxyContext } from './proxy-context';
 import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
 
-/** What a client needs (Proxy URL, key, how-to), the active switch, key rotation and learning mode. */
+/** What a client needs (Proxy URL, key, how-to), key rotation, the active switch and learning mode. */
 @Component({
   selector: 'arb-connection-tab',
-  imports: [CopyButtonComponent, LearningControlComponent, LimitsFormComponent],
+  imports: [CopyButtonComponent, KeyRotationComponent, LearningControlComponent, LimitsFormComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @if (context.proxy.value(); as p) {
@@ -73,6 +74,15 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
           </details>
         </section>
 
+        <section class="card pad" aria-labelledby="rotation-title">
+          <h2 id="rotation-title">Key rotation</h2>
+          <arb-key-rotation
+            [proxy]="p"
+            (changed)="context.update($event); revealed.set(revealed() || $event.key !== p.key)"
+            (refresh)="context.proxy.load()"
+          />
+        </section>
+
         <section class="card pad" aria-labelledby="state-title">
           <h2 id="state-title">State</h2>
           <label class="check">
@@ -87,7 +97,6 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
           </label>
           <p class="hint">An inactive proxy refuses every call with 401; its key and allowlist are kept.</p>
           <div class="form-actions">
-            <button type="button" (click)="rotate(p)" [disabled]="busy()">Rotate key</button>
             <button type="button" class="danger" (click)="remove(p)" [disabled]="busy()">Delete proxy</button>
           </div>
           @if (message(); as m) {
@@ -151,22 +160,6 @@ export class ConnectionTab {
       const updated: ProxyDto = await this.api.setActive(proxy.id, active);
       this.context.update(updated);
       return active ? 'Proxy activated.' : 'Proxy deactivated: its calls now get 401.';
-    });
-  }
-
-  protected async rotate(proxy: ProxyConnectionDto): Promise<void> {
-    const ok = await this.confirm.ask({
-      title: 'Rotate the key?',
-      message: 'A new key is generated and the current one stops working at once. Update the client afterwards.',
-      confirmLabel: 'Rotate key',
-      danger: true,
-    });
-    if (!ok) return;
-    await this.run(async () => {
-      const { key } = await this.api.rotateKey(proxy.id);
-      this.context.update({ key });
-      this.revealed.set(true);
-      return 'New key generated. The old key no longer works.';
     });
   }
 
