@@ -6,7 +6,7 @@ import { ConfirmService } from './confirm.service';
   selector: 'arb-confirm-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <dialog #dialog class="card confirm" aria-labelledby="confirm-title" (close)="confirm.answer(false)">
+    <dialog #dialog class="card modal" aria-labelledby="confirm-title" (close)="confirm.answer(false)">
       @if (confirm.pending(); as request) {
         <form method="dialog" (submit)="$event.preventDefault(); confirm.answer(true)">
           <h2 id="confirm-title">{{ request.title }}</h2>
@@ -20,26 +20,6 @@ import { ConfirmService } from './confirm.service';
         </form>
       }
     </dialog>
-  `,
-  styles: `
-    .confirm {
-      width: min(28rem, calc(100vw - 2rem));
-      padding: 1.5rem;
-      color: var(--text);
-    }
-    .confirm::backdrop {
-      background: rgb(0 0 0 / 0.45);
-    }
-    h2 {
-      margin: 0 0 0.5rem;
-      font-size: 1.15rem;
-    }
-    .actions {
-      display: flex;
-      justify-content: flex-end;
-      gap: 0.5rem;
-      margin-top: 1.25rem;
-    }
   `,
 })
 export class ConfirmDialogComponent {

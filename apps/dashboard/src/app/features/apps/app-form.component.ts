@@ -11,41 +11,24 @@ import {
 import type { AppDto, TemplateDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
 import { AppsApiService } from './apps-api.service';
-import { SLUG_PATTERN, slugify } from '@arrbiter/dashboard/ui';
+import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.component';
 
 /** Create an app (slug suggested from the name) or edit one. */
 @Component({
   selector: 'arb-app-form',
+  imports: [AppNameFieldsComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="busy()">
       <h2>{{ app() ? 'Edit app' : 'New app' }}</h2>
       <div class="form-grid">
-        <div class="field">
-          <label for="app-name">Name</label>
-          <input
-            id="app-name"
-            required
-            maxlength="100"
-            placeholder="Overseerr"
-            [value]="name()"
-            (input)="setName($any($event.target).value)"
-          />
-        </div>
-        <div class="field">
-          <label for="app-slug">Slug</label>
-          <input
-            id="app-slug"
-            required
-            maxlength="63"
-            spellcheck="false"
-            autocapitalize="none"
-            [value]="slug()"
-            (input)="setSlug($any($event.target).value)"
-            aria-describedby="app-slug-hint"
-          />
-          <small id="app-slug-hint">In the proxy URL: /proxy/{{ slug() || 'slug' }}</small>
-        </div>
+        <arb-app-name-fields
+          idPrefix="app"
+          placeholder="Overseerr"
+          [(name)]="name"
+          [(slug)]="slug"
+          [(slugEdited)]="slugEdited"
+        />
         <div class="field">
           <label for="app-template">Template</label>
           <select id="app-template" (change)="templateId.set($any($event.target).value)">
@@ -90,28 +73,15 @@ export class AppFormComponent {
   protected readonly templateId = linkedSignal(() => this.app()?.templateId ?? '');
   protected readonly active = linkedSignal(() => this.app()?.active ?? true);
   /** The slug follows the name until the administrator types one. */
-  private readonly slugEdited = linkedSignal(() => this.app() !== null);
+  protected readonly slugEdited = linkedSignal(() => this.app() !== null);
   protected readonly busy = signal(false);
   private readonly error = signal<string | null>(null);
   private readonly touched = signal(false);
   protected readonly problem = computed(() => {
     if (this.error()) return this.error();
     if (!this.touched()) return null;
-    if (!this.name().trim()) return 'Enter a name.';
-    if (!SLUG_PATTERN.test(this.slug()))
-      return 'The slug uses lower-case letters, digits and dashes, and starts with a letter or digit.';
-    return null;
+    return appNameProblem(this.name(), this.slug());
   });
-
-  protected setName(value: string): void {
-    this.name.set(value);
-    if (!this.slugEdited()) this.slug.set(slugify(value));
-  }
-
-  protected setSlug(value: string): void {
-    this.slug.set(value);
-    this.slugEdited.set(value !== '');
-  }
 
   protected async submit(): Promise<void> {
     this.touched.set(true);

@@ -14,7 +14,8 @@ import {
 import type { AppDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
 import { AppsApiService } from './apps-api.service';
-import { SLUG_PATTERN, slugify } from '@arrbiter/dashboard/ui';
+import { slugify } from '@arrbiter/dashboard/ui';
+import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.component';
 
 /**
  * Clones an app under a new name and slug (the slug follows the name until typed): same template,
@@ -22,38 +23,18 @@ import { SLUG_PATTERN, slugify } from '@arrbiter/dashboard/ui';
  */
 @Component({
   selector: 'arb-clone-app-dialog',
+  imports: [AppNameFieldsComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <dialog #dialog class="card clone" aria-labelledby="clone-title" (close)="closed.emit()">
+    <dialog #dialog class="card modal" aria-labelledby="clone-title" (close)="closed.emit()">
       <form (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="busy()">
         <h2 id="clone-title">Clone {{ app().name }}</h2>
         <p class="hint">
           The copy gets the same template, state, permissions, rate limits and response scrubbing, and a new key for
           each proxy: clients of this app keep theirs.
         </p>
-        <div class="field">
-          <label for="clone-name">Name</label>
-          <input
-            id="clone-name"
-            required
-            maxlength="100"
-            [value]="name()"
-            (input)="setName($any($event.target).value)"
-          />
-        </div>
-        <div class="field">
-          <label for="clone-slug">Slug</label>
-          <input
-            id="clone-slug"
-            required
-            maxlength="63"
-            spellcheck="false"
-            autocapitalize="none"
-            [value]="slug()"
-            (input)="setSlug($any($event.target).value)"
-            aria-describedby="clone-slug-hint"
-          />
-          <small id="clone-slug-hint">In the proxy URL: /proxy/{{ slug() || 'slug' }}</small>
+        <div class="fields">
+          <arb-app-name-fields idPrefix="clone" [(name)]="name" [(slug)]="slug" [(slugEdited)]="slugEdited" />
         </div>
         @if (problem(); as message) {
           <p class="error" role="alert">{{ message }}</p>
@@ -66,25 +47,9 @@ import { SLUG_PATTERN, slugify } from '@arrbiter/dashboard/ui';
     </dialog>
   `,
   styles: `
-    .clone {
-      width: min(30rem, calc(100vw - 2rem));
-      padding: 1.5rem;
-      color: var(--text);
-    }
-    .clone::backdrop {
-      background: rgb(0 0 0 / 0.45);
-    }
-    h2 {
-      margin: 0 0 0.5rem;
-    }
-    .field {
-      margin-top: 0.75rem;
-    }
-    .actions {
-      display: flex;
-      justify-content: flex-end;
-      gap: 0.5rem;
-      margin-top: 1.25rem;
+    .fields {
+      display: grid;
+      gap: 0.75rem;
     }
   `,
 })
@@ -97,17 +62,14 @@ export class CloneAppDialogComponent {
   private readonly dialog = viewChild.required<ElementRef<HTMLDialogElement>>('dialog');
   protected readonly name = signal('');
   protected readonly slug = signal('');
-  private readonly slugEdited = signal(false);
+  protected readonly slugEdited = signal(false);
   protected readonly busy = signal(false);
   private readonly error = signal<string | null>(null);
   private readonly touched = signal(false);
   protected readonly problem = computed(() => {
     if (this.error()) return this.error();
     if (!this.touched()) return null;
-    if (!this.name().trim()) return 'Enter a name.';
-    if (!SLUG_PATTERN.test(this.slug()))
-      return 'The slug uses lower-case letters, digits and dashes, and starts with a letter or digit.';
-    return null;
+    return appNameProblem(this.name(), this.slug());
   });
 
   constructor() {
@@ -117,20 +79,11 @@ export class CloneAppDialogComponent {
       const name = `${this.app().name} (copy)`.slice(0, 100);
       untracked(() => {
         if (dialog.open) return;
-        this.setName(name);
+        this.name.set(name);
+        this.slug.set(slugify(name));
         dialog.showModal?.();
       });
     });
-  }
-
-  protected setName(value: string): void {
-    this.name.set(value);
-    if (!this.slugEdited()) this.slug.set(slugify(value));
-  }
-
-  protected setSlug(value: string): void {
-    this.slug.set(value);
-    this.slugEdited.set(value !== '');
   }
 
   protected async submit(): Promise<void> {
