@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
-import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
+import type { AppDto, ProxyConnectionDto } from '@arrbiter/contracts';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser, openBrowser, signInThroughDashboard } from '../support/browser';
+import { proxiedApp } from '../support/seed';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'rotation and clone passphrase' };
@@ -51,32 +52,18 @@ describe('key rotation with a grace period and cloning an app, in a real browser
     server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
     origin = AdminHttpClient.origin(server);
     const admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+    ({ app, proxy } = await proxiedApp(admin, upstream, {
       name: 'Overseerr',
       slug: 'overseerr',
-      templateId: null,
-      active: true,
-    });
+      config: { overrides: { '/api/v3/movie': ['get'] }, active: true },
+    }));
     await admin.request('POST', '/api/admin/v1/apps', { name: 'Taken', slug: 'taken', templateId: null, active: true });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/movie': ['get'] },
-      active: true,
-    });
     oldKey = proxy.key;
     browser = await openBrowser();
-    const { page } = browser;
-    await page.goto(`${origin}/sign-in`);
-    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
-    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Home' }).waitFor();
+    await signInThroughDashboard(browser.page, origin, {
+      username: ADMIN.ADMIN_USERNAME,
+      password: ADMIN.ADMIN_PASSWORD,
+    });
   });
   afterAll(async () => {
     await browser?.close();

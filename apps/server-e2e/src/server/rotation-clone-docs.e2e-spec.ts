@@ -1,7 +1,8 @@
-import type { AppDto, ProxyConnectionDto, RotateKeyResponse, ServiceDto } from '@arrbiter/contracts';
+import type { AppDto, ProxyConnectionDto, RotateKeyResponse } from '@arrbiter/contracts';
 import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
+import { proxiedApp } from '../support/seed';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'rotation clone docs passphrase' };
@@ -30,24 +31,11 @@ describe('operator features over HTTP: key rotation, cloning, the API descriptio
     upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
     server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
     admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+    ({ app, proxy } = await proxiedApp(admin, upstream, {
       name: 'Homepage',
       slug: 'homepage',
-      templateId: null,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/movie': ['get'] },
-      active: true,
-      rateLimit: { perMinute: 600, burst: 50 },
-    });
+      config: { overrides: { '/api/v3/movie': ['get'] }, active: true, rateLimit: { perMinute: 600, burst: 50 } },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

@@ -58,3 +58,16 @@ export async function openBrowser(): Promise<Browser> {
     },
   };
 }
+
+/** Signs in through the dashboard's sign-in page and waits for Home. */
+export async function signInThroughDashboard(
+  page: Page,
+  origin: string,
+  { username, password }: { username: string; password: string },
+): Promise<void> {
+  await page.goto(`${origin}/sign-in`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Home' }).waitFor();
+}
