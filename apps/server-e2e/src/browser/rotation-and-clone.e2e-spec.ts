@@ -113,6 +113,11 @@ describe('key rotation with a grace period and cloning an app, in a real browser
       }
       await used.waitFor();
       await panel.getByText('A client still calls with the old key').waitFor();
+      // The app's list of proxies says so too.
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Overseerr' }).click();
+      await page.getByText('Old key valid until').waitFor();
+      await page.goBack();
+      await panel.waitFor();
     });
     await browser.screenshot(`${PREFIX}-grace-running`);
   });
@@ -127,6 +132,10 @@ describe('key rotation with a grace period and cloning an app, in a real browser
       await page.getByLabel('Keep the old key working for').selectOption({ label: 'Custom…' });
       await page.getByLabel('Minutes').fill('0');
       found.push(...(await violations(page, `custom grace period, out of range [${theme}]`)));
+      await page.goto(`${origin}/apps/${app.id}`);
+      await page.getByText('Old key valid until').waitFor();
+      found.push(...(await violations(page, `app with a proxy in a grace period [${theme}]`)));
+      await page.goto(connectionPage());
     }
     expect(found).toEqual([]);
   });
@@ -189,7 +198,9 @@ describe('key rotation with a grace period and cloning an app, in a real browser
   it('shows the admin API description in Swagger UI under the server’s Content-Security-Policy', async () => {
     const { page } = browser;
     await step('api docs', async () => {
-      await page.goto(`${origin}/api/docs`);
+      await page.goto(`${origin}/home`);
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Admin API' }).click();
+      await page.waitForURL(`${origin}/api/docs`);
       await page.getByRole('heading', { name: /Arrbiter admin API/ }).waitFor();
       await page.getByText('/api/admin/v1/proxies/{id}/rotate-key').first().waitFor();
     });

@@ -48,6 +48,8 @@ import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
             <span aria-hidden="true">{{ item.icon }}</span> {{ item.label }}
           </a>
         }
+        <!-- A page of the server's, outside the dashboard (Swagger UI). -->
+        <a class="api-docs" href="/api/docs"><span aria-hidden="true">⌘</span> Admin API</a>
       </nav>
       <main id="main" tabindex="-1"><router-outlet /></main>
     </div>
@@ -113,6 +115,12 @@ import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
     }
     nav a:hover {
       background: var(--hover);
+    }
+    nav a.api-docs {
+      margin-top: 0.5rem;
+      border-top: 1px solid var(--border);
+      border-radius: 0 0 0.5rem 0.5rem;
+      color: var(--muted);
     }
     nav a.active {
       background: var(--accent-soft);

@@ -89,6 +89,9 @@ import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/das
                 @if (learning(p.learningUntil)) {
                   <span class="badge warn">Learning until <arb-time [value]="p.learningUntil!" /></span>
                 }
+                @if (p.previousKey; as previous) {
+                  <span class="badge warn">Old key valid until <arb-time [value]="previous.validUntil" /></span>
+                }
                 <span class="grow"></span>
                 <a [routerLink]="['/apps', a.id, 'proxies', p.id, 'endpoints']">Endpoints</a>
                 <a [routerLink]="['/apps', a.id, 'proxies', p.id, 'history']">History</a>
