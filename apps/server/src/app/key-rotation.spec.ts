@@ -27,7 +27,12 @@ describe('overlapping key rotation', () => {
     keys.push(rotated.key);
     return rotated;
   };
-  const call = (key: string) => t.http.get(`/proxy/rotating/api/v3/movie`).set('X-Api-Key', key);
+  /** Where the server listens: the proxy route is called over real connections, as clients do. */
+  let base: string;
+  const call = async (key: string, path = '/api/v3/movie') => {
+    const response = await fetch(`${base}/proxy/rotating${path}`, { headers: { 'x-api-key': key } });
+    return { status: response.status, body: await response.text() };
+  };
   const status = async (key: string) => (await call(key)).status;
   const proxy = async () => (await admin.get(path()).expect(200)).body as ProxyConnectionDto;
   const changes = async () =>
@@ -41,6 +46,7 @@ describe('overlapping key rotation', () => {
     admin = await t.admin();
     setup = await proxiedUpstream(admin, 'rotating', 'Rotating', { '/api/v3/movie': ['get'] });
     keys.push(setup.proxy.key);
+    base = await t.listen();
   });
   afterAll(async () => {
     await setup?.upstream.stop();
@@ -81,10 +87,9 @@ describe('overlapping key rotation', () => {
     expect(await status(rotated.key)).toBe(200);
     expect(await status(old)).toBe(200);
     // The query parameter too; and a refused call with it counts as well (the client still uses it).
-    expect((await t.http.get(`/proxy/rotating/api/v3/movie?apikey=${old}`)).status).toBe(200);
+    expect((await fetch(`${base}/proxy/rotating/api/v3/movie?apikey=${old}`)).status).toBe(200);
     expect(await status(rotated.key)).toBe(200);
-    const forbidden = await t.http.get('/proxy/rotating/api/v3/calendar').set('X-Api-Key', old);
-    expect(forbidden.status).toBe(403);
+    expect((await call(old, '/api/v3/calendar')).status).toBe(403);
     // Upstream, every one of them carried the upstream's key, never a proxy key.
     expect(setup.upstream.requests.at(-1)?.headers['x-api-key']).toBe(setup.upstream.options.apiKey);
 
@@ -144,8 +149,9 @@ describe('overlapping key rotation', () => {
     await admin.delete(path('/previous-key')).expect(204);
     const refused = await call(old);
     const unknown = await call('0123456789abcdef0123456789abcdef');
-    expect([refused.status, refused.body as ProblemDetails]).toEqual([unknown.status, unknown.body as ProblemDetails]);
+    expect(refused).toEqual(unknown);
     expect(refused.status).toBe(401);
+    expect((JSON.parse(refused.body) as ProblemDetails).status).toBe(401);
     expect(await status((await proxy()).key)).toBe(200);
     expect((await proxy()).previousKey).toBeNull();
     await admin.delete(path('/previous-key')).expect(404);
