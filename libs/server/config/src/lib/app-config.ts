@@ -77,4 +77,9 @@ export class AppConfig {
    * `false` turns the counting off (to measure what it costs). What was counted stays readable.
    */
   readonly usageCounting!: boolean;
+  /**
+   * `SERVICE_CHECK_INTERVAL_SECONDS`: how often every service's status endpoint is checked (one replica
+   * at a time) for the `service.unreachable` / `service.recovered` notifications; 0: never.
+   */
+  readonly serviceCheckIntervalSeconds!: number;
 }

@@ -38,3 +38,18 @@ export class TestClock extends Clock {
     this.offsetMs += ms;
   }
 }
+
+/** A clock that stands still until told to move (unit tests that count milliseconds). */
+export class ManualClock extends Clock {
+  constructor(private at = Date.UTC(2026, 0, 1)) {
+    super();
+  }
+
+  override now(): number {
+    return this.at;
+  }
+
+  advance(ms: number): void {
+    this.at += ms;
+  }
+}

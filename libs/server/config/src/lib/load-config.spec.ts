@@ -40,6 +40,7 @@ describe(loadConfig.name, () => {
       databaseListenUrl: undefined,
       metricsPort: undefined,
       metricsHost: '0.0.0.0',
+      serviceCheckIntervalSeconds: 300,
     });
     expect(config.secretKey).toHaveLength(32);
   });
@@ -95,6 +96,9 @@ describe(loadConfig.name, () => {
     [{ USAGE_RETENTION_DAYS: '3651' }, /^USAGE_RETENTION_DAYS must not be greater than 3650/],
     [{ USAGE_RETENTION_DAYS: '90d' }, /^USAGE_RETENTION_DAYS must be an integer number/],
     [{ USAGE_COUNTING: 'off' }, /^USAGE_COUNTING must be one of the following values: true, false \(got "off"\)$/],
+    [{ SERVICE_CHECK_INTERVAL_SECONDS: '-1' }, /^SERVICE_CHECK_INTERVAL_SECONDS must not be less than 0/],
+    [{ SERVICE_CHECK_INTERVAL_SECONDS: '5m' }, /^SERVICE_CHECK_INTERVAL_SECONDS must be an integer number/],
+    [{ SERVICE_CHECK_INTERVAL_SECONDS: '86401' }, /^SERVICE_CHECK_INTERVAL_SECONDS must not be greater than 86400/],
   ])('rejects %j naming the variable and the reason', (env, expected) => {
     expect(problemsOf(env)).toEqual([expect.stringMatching(expected)]);
   });
@@ -138,6 +142,11 @@ describe(loadConfig.name, () => {
     const config = loadConfig({ DATABASE_URL: db, SECRET_KEY_FILE: file });
     expect(config.secretKeySource).toBe('SECRET_KEY_FILE');
     expect(config.databaseUrl).toBe(db);
+  });
+
+  it('takes SERVICE_CHECK_INTERVAL_SECONDS, 0 turning the check off', () => {
+    expect(loadConfig({ DATA_DIR: dir, SERVICE_CHECK_INTERVAL_SECONDS: '60' }).serviceCheckIntervalSeconds).toBe(60);
+    expect(loadConfig({ DATA_DIR: dir, SERVICE_CHECK_INTERVAL_SECONDS: '0' }).serviceCheckIntervalSeconds).toBe(0);
   });
 
   it('disables OpenAPI sources with "none"', () => {

@@ -173,6 +173,13 @@ class EnvironmentVariables {
   @IsOptional()
   @IsIn(['true', 'false'])
   USAGE_COUNTING?: string;
+
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional()
+  @Max(86_400)
+  @Min(0)
+  @IsInt()
+  SERVICE_CHECK_INTERVAL_SECONDS?: number;
 }
 
 const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
@@ -182,6 +189,7 @@ const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
   'UPSTREAM_TIMEOUT_MS',
   'METRICS_PORT',
   'USAGE_RETENTION_DAYS',
+  'SERVICE_CHECK_INTERVAL_SECONDS',
 ];
 
 /** Reads a variable; an empty string counts as unset. */
@@ -411,6 +419,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     configFile,
     usageRetentionDays: env.USAGE_RETENTION_DAYS ?? 90,
     usageCounting: env.USAGE_COUNTING !== 'false',
+    serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
   } satisfies AppConfig);
 }
 
@@ -441,4 +450,5 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   CONFIG_FILE = undefined;
   USAGE_RETENTION_DAYS = undefined;
   USAGE_COUNTING = undefined;
+  SERVICE_CHECK_INTERVAL_SECONDS = undefined;
 }
