@@ -7,6 +7,37 @@ import type { DataSource } from 'typeorm';
  */
 export const MIGRATION_LOCK = 726_118_202;
 export const FIRST_ADMIN_LOCK = 726_118_203;
+/** The periodic reachability check of the services: one replica at a time. */
+export const SERVICE_CHECK_LOCK = 726_118_204;
+/** Saving the notification webhooks: one save at a time, so that a save replaces the list it read. */
+export const NOTIFICATION_SETTINGS_LOCK = 726_118_205;
+
+/**
+ * Runs `work` holding a session advisory lock on a connection of its own, when no other session
+ * holds it; answers `{ ran: false }` at once otherwise (another replica is doing it). The lock goes
+ * with the connection if the process dies.
+ */
+export async function withAdvisoryLock<T>(
+  dataSource: DataSource,
+  key: number,
+  work: () => Promise<T>,
+): Promise<{ ran: true; result: T } | { ran: false }> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [key])) as {
+      locked: boolean;
+    }[];
+    if (!locked) return { ran: false };
+    try {
+      return { ran: true, result: await work() };
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [key]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
 
 /**
  * Applies pending migrations holding `MIGRATION_LOCK` (a session lock on a connection of its own), so
