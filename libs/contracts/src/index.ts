@@ -4,3 +4,4 @@ export * from './lib/health';
 export * from './lib/admin';
 export * from './lib/config';
 export * from './lib/usage';
+export * from './lib/notifications';

@@ -10,6 +10,7 @@ import { DeclarativeConfigModule } from '@arrbiter/server/declarative-config';
 import { DatabaseModule } from '@arrbiter/server/database';
 import { GatewayModule } from '@arrbiter/server/gateway';
 import { HistoryModule } from '@arrbiter/server/history';
+import { NotificationsModule } from '@arrbiter/server/notifications';
 import { TemplateSyncModule } from '@arrbiter/server/template-sync';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { HealthModule } from '@arrbiter/server/health';
@@ -57,6 +58,7 @@ export class AppModule {
         DatabaseModule.forRoot({ entities: ENTITIES }),
         CryptoModule,
         HistoryModule,
+        NotificationsModule,
         GatewayModule,
         AuthModule,
         HealthModule,

@@ -3,7 +3,8 @@ import { AUTH_ENTITIES } from '@arrbiter/server/auth/entities';
 import { OpenApiDocumentEntity } from '@arrbiter/server/catalog/entities';
 import { ProxyDefaultsEntity, ProxyEntity } from '@arrbiter/server/proxies/entities';
 import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history/entities';
-import { ServiceEntity } from '@arrbiter/server/services/entities';
+import { NotificationAttemptEntity, WebhookEntity } from '@arrbiter/server/notifications/entities';
+import { ServiceEntity, ServiceHealthEntity } from '@arrbiter/server/services/entities';
 import { SettingEntity } from '@arrbiter/server/template-sync/entities';
 import { TemplateEntity } from '@arrbiter/server/templates/entities';
 import { UsageHourEntity, UsageRouteEntity } from '@arrbiter/server/usage/entities';
@@ -13,6 +14,7 @@ import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
 export const ENTITIES = [
   ...AUTH_ENTITIES,
   ServiceEntity,
+  ServiceHealthEntity,
   OpenApiDocumentEntity,
   AppEntity,
   ProxyEntity,
@@ -24,4 +26,6 @@ export const ENTITIES = [
   SettingEntity,
   UsageHourEntity,
   UsageRouteEntity,
+  WebhookEntity,
+  NotificationAttemptEntity,
 ];

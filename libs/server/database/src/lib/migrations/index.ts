@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { NotificationsAndServiceHealth1795494099845 } from './1795494099845-NotificationsAndServiceHealth';
 import { ProxyPreviousKey1795493737084 } from './1795493737084-ProxyPreviousKey';
 import { UsageCounters1795490322594 } from './1795490322594-UsageCounters';
 import { ReplicaChanges1795481292383 } from './1795481292383-ReplicaChanges';
@@ -20,4 +21,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ReplicaChanges1795481292383,
   UsageCounters1795490322594,
   ProxyPreviousKey1795493737084,
+  NotificationsAndServiceHealth1795494099845,
 ];

@@ -1,0 +1,40 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
+import type { NotificationAttemptDto, NotificationSettings, Page } from '@arrbiter/contracts';
+import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { PageQueryDto } from '@arrbiter/server/http';
+import { NotificationSettingsDto } from './dto/notification-settings.dto';
+import { NotificationDispatcher } from './notification-dispatcher';
+import { WebhooksService } from './webhooks.service';
+
+@Controller('api/admin/v1/settings/notifications')
+export class NotificationsController {
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly dispatcher: NotificationDispatcher,
+  ) {}
+
+  @Get()
+  settings(): Promise<NotificationSettings> {
+    return this.webhooks.settings();
+  }
+
+  @Put()
+  save(@Body() dto: NotificationSettingsDto, @CurrentAdmin() admin: AdminPrincipal): Promise<NotificationSettings> {
+    return this.webhooks.save(dto, admin.username);
+  }
+
+  /** Sends a test message now; 200 with the attempt's result, delivered or not. */
+  @Post(':id/test')
+  @HttpCode(HttpStatus.OK)
+  test(@Param('id', ParseUUIDPipe) id: string): Promise<NotificationAttemptDto> {
+    return this.dispatcher.test(id);
+  }
+
+  @Get(':id/attempts')
+  attempts(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<NotificationAttemptDto>> {
+    return this.webhooks.attempts(id, query);
+  }
+}
