@@ -40,7 +40,7 @@ const NOTICES: Notice[] = [
   },
   { type: 'service.unreachable', service, error: 'Cannot reach http://radarr:7878: ECONNREFUSED' },
   { type: 'service.recovered', service, downSince: new Date('2026-11-24T09:00:00.000Z') },
-  { type: 'key.rotated', proxy, actor: 'admin' },
+  { type: 'key.rotated', proxy, actor: 'admin', previousKeyValidUntil: null },
   { type: 'test' },
 ];
 
@@ -154,7 +154,12 @@ describe(renderMessage.name, () => {
     expect(unreachable.headers['Priority']).toBe('4');
     const named = renderMessage(
       'ntfy',
-      describeNotice({ type: 'key.rotated', proxy: { ...proxy, appName: 'Écran' }, actor: 'a' }, AT, 0, PUBLIC),
+      describeNotice(
+        { type: 'key.rotated', proxy: { ...proxy, appName: 'Écran' }, actor: 'a', previousKeyValidUntil: null },
+        AT,
+        0,
+        PUBLIC,
+      ),
     );
     expect(named.headers['Title']).toBe(`=?UTF-8?B?${Buffer.from('Key rotated: Écran → Movies').toString('base64')}?=`);
   });

@@ -166,20 +166,25 @@ export function describeNotice(notice: Notice, at: Date, suppressed: number, pub
         },
         fields: [{ name: 'Service', value: `${notice.service.name} (${notice.service.type})` }],
       };
-    case 'key.rotated':
+    case 'key.rotated': {
+      const until = notice.previousKeyValidUntil?.toISOString() ?? null;
       return {
         ...base,
         title: `Key rotated: ${pair(notice.proxy)}`,
-        text: `${notice.actor} rotated the key of ${pair(notice.proxy)}. The client needs the new key, shown on the proxy's Connection page.`,
+        text: `${notice.actor} rotated the key of ${pair(notice.proxy)}. ${
+          until ? `The old key keeps working until ${until}: give` : 'The old key no longer works: give'
+        } the client the new key, shown on the proxy's Connection page.`,
         severity: 'warning',
         link: page(`/apps/${notice.proxy.appId}/proxies/${notice.proxy.id}/connection`),
-        data: { ...proxyData(notice.proxy), actor: notice.actor },
+        data: { ...proxyData(notice.proxy), actor: notice.actor, previousKeyValidUntil: until },
         fields: [
           { name: 'App', value: notice.proxy.appName },
           { name: 'Service', value: notice.proxy.serviceName },
           { name: 'By', value: notice.actor },
+          { name: 'Old key works until', value: until ?? 'stopped at once' },
         ],
       };
+    }
     case 'test':
       return {
         ...base,

@@ -50,6 +50,12 @@ export type NotificationEvent =
     }
   | { type: 'service.unreachable'; service: ServiceSubject; error: string }
   | { type: 'service.recovered'; service: ServiceSubject; downSince: Date | null }
-  | { type: 'key.rotated'; proxy: ProxySubject; actor: string };
+  | {
+      type: 'key.rotated';
+      proxy: ProxySubject;
+      actor: string;
+      /** Until when the old key keeps working (a grace period), or null: it stopped at once. */
+      previousKeyValidUntil: Date | null;
+    };
 
 export type NotificationEventOf<T extends NotificationEvent['type']> = Extract<NotificationEvent, { type: T }>;

@@ -14,6 +14,7 @@ import { AppConfig, Clock } from '@arrbiter/server/config';
 import { generateProxyKey, SecretBox } from '@arrbiter/server/crypto';
 import { ChangeBus } from '@arrbiter/server/database';
 import { isUniqueViolation } from '@arrbiter/server/http';
+import { Notifier, ProxySubject } from '@arrbiter/server/notifications';
 import { In } from 'typeorm';
 import { CreateProxyDto } from './dto/proxy.dto';
 import { ProxyEntity } from './entities/proxy.entity';
@@ -21,7 +22,7 @@ import { ProxyDefaultsService } from './proxy-defaults.service';
 import { PROXY_KEY_PURPOSE, sealedKey, sealKey } from './proxy-key';
 import { rateLimitOf } from './proxy-rate-limit';
 import { ProxyRevisionsService } from './proxy-revisions.service';
-import { ProxyStore } from './proxy-store';
+import { ProxyStore, proxySubject } from './proxy-store';
 
 export { PROXY_KEY_PURPOSE };
 
@@ -112,6 +113,7 @@ export class ProxiesService {
     private readonly changes: ChangeBus,
     private readonly defaults: ProxyDefaultsService,
     private readonly clock: Clock,
+    private readonly notifier: Notifier,
   ) {}
 
   async listForApp(appId: string): Promise<ProxyDto[]> {
@@ -249,7 +251,7 @@ export class ProxiesService {
     const { key, ...sealed } = sealedKey(this.secrets);
     const now = this.clock.now();
     const validUntil = graceMinutes > 0 ? new Date(now + graceMinutes * 60_000) : null;
-    await this.txHost.withTransaction(async () => {
+    const context = await this.txHost.withTransaction(async () => {
       const context = await this.store.context(id, true);
       const { proxy } = context;
       const replaced = proxy.previousKeyDigest !== null && (proxy.previousKeyValidUntil?.getTime() ?? 0) > now;
@@ -274,8 +276,15 @@ export class ProxiesService {
         context,
         replaced ? `${summary}; the key it had replaced stopped working` : summary,
       );
+      return context;
     });
     await this.changes.publish('proxies', id);
+    this.notifier.raise({
+      type: 'key.rotated',
+      proxy: proxySubject(context),
+      actor,
+      previousKeyValidUntil: validUntil,
+    });
     return { key, previousKeyValidUntil: validUntil?.toISOString() ?? null };
   }
 
@@ -367,6 +376,11 @@ export class ProxiesService {
       where: { id: In([...new Set(ids)]) },
     });
     return new Map(rows.map((row) => [row.id, { appId: row.appId, serviceId: row.serviceId }]));
+  }
+
+  /** How notifications name these proxies (those that still exist). */
+  subjects(ids: readonly string[]): Promise<Map<string, ProxySubject>> {
+    return this.store.subjects(ids);
   }
 
   /** The proxy; 404 when there is none. */

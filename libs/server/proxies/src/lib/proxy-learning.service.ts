@@ -5,10 +5,11 @@ import type { ProxyDto } from '@arrbiter/contracts';
 import { Clock } from '@arrbiter/server/config';
 import { ChangeBus } from '@arrbiter/server/database';
 import { SYSTEM_ACTOR } from '@arrbiter/server/history';
+import { Notifier, ProxySubject } from '@arrbiter/server/notifications';
 import { learningDeadlineProblem } from '@arrbiter/server/permissions';
 import { In } from 'typeorm';
 import { toProxyDto } from './proxies.service';
-import { ProxyContext, ProxyStore } from './proxy-store';
+import { ProxyContext, ProxyStore, proxySubject } from './proxy-store';
 
 /**
  * Learning mode: until its deadline a proxy forwards what its allowlist refuses (under `/api` and
@@ -22,6 +23,7 @@ export class ProxyLearningService {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly clock: Clock,
     private readonly changes: ChangeBus,
+    private readonly notifier: Notifier,
   ) {}
 
   /** Puts a proxy in learning mode until `until` (in the future, at most 7 days ahead). */
@@ -40,13 +42,18 @@ export class ProxyLearningService {
     });
   }
 
+  /** Ends learning mode now (`learning.ended` when it was on). */
   async stop(id: string, actor: string): Promise<ProxyDto> {
-    return this.write(id, async (context) => {
+    let stopped: ProxySubject | undefined;
+    const proxy = await this.write(id, async (context) => {
       if (context.proxy.learningUntil === null) return;
       context.proxy.learningUntil = null;
       await this.store.repository.save(context.proxy);
       await this.store.record(actor, 'proxy.learning-stopped', context, 'Learning mode stopped');
+      stopped = proxySubject(context);
     });
+    if (stopped) this.notifier.raise({ type: 'learning.ended', proxy: stopped, reason: 'stopped', actor });
+    return proxy;
   }
 
   /** The earliest learning deadline of any proxy, or null when none is learning. */
@@ -62,9 +69,10 @@ export class ProxyLearningService {
    * Ends learning mode on every proxy whose deadline has passed; each end is a recent change. One
    * conditional `UPDATE … RETURNING` ends them: of replicas doing this at once, only the one whose
    * statement changed a row records its end (the others' statements wait for its row lock, then
-   * match nothing).
+   * match nothing), and raises `learning.ended` for each.
    */
   async endExpired(): Promise<string[]> {
+    const subjects: ProxySubject[] = [];
     const ended = await this.txHost.withTransaction(async () => {
       const [rows] = (await this.store.repository.query(
         `UPDATE "proxy" AS p SET "learning_until" = NULL, "updated_at" = now() FROM "proxy" AS before
@@ -76,16 +84,20 @@ export class ProxyLearningService {
       for (const { id, deadline } of rows) {
         const proxy = proxies.find((candidate) => candidate.id === id);
         if (!proxy) continue;
+        const context = { proxy, ...(await this.store.around(proxy)) };
         await this.store.record(
           SYSTEM_ACTOR,
           'proxy.learning-ended',
-          { proxy, ...(await this.store.around(proxy)) },
+          context,
           `Learning mode ended at its deadline (${new Date(deadline).toISOString()})`,
         );
+        subjects.push(proxySubject(context));
       }
       return rows.map((row) => row.id);
     });
     for (const id of ended) await this.changes.publish('proxies', id);
+    for (const proxy of subjects)
+      this.notifier.raise({ type: 'learning.ended', proxy, reason: 'deadline', actor: SYSTEM_ACTOR });
     return ended;
   }
 

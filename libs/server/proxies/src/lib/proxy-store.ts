@@ -5,6 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { AllowlistMap } from '@arrbiter/contracts';
 import { AppRow, AppsService } from '@arrbiter/server/apps';
 import { ChangesService } from '@arrbiter/server/history';
+import type { ProxySubject } from '@arrbiter/server/notifications';
 import { ServiceRow, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
 import { Repository } from 'typeorm';
@@ -17,6 +18,17 @@ export interface ProxyContext {
   service: ServiceRow;
   /** The app's template block for the service's type ({} without a template). */
   template: AllowlistMap;
+}
+
+/** A proxy as a notification names it. */
+export function proxySubject({
+  proxy,
+  app,
+  service,
+}: Pick<ProxyContext, 'app' | 'service'> & {
+  proxy: Pick<ProxyEntity, 'id'>;
+}): ProxySubject {
+  return { id: proxy.id, appId: app.id, appName: app.name, serviceId: service.id, serviceName: service.name };
 }
 
 /**
@@ -66,6 +78,19 @@ export class ProxyStore {
     const service = await this.services.find(serviceId);
     const template = await this.templates.block(app.templateId, service.type);
     return { app, service, template };
+  }
+
+  /** How notifications name these proxies (those that still exist): a few queries per proxy. */
+  async subjects(ids: readonly string[]): Promise<Map<string, ProxySubject>> {
+    const subjects = new Map<string, ProxySubject>();
+    for (const id of new Set(ids)) {
+      const proxy = await this.repository.findOneBy({ id });
+      if (!proxy) continue;
+      const app = await this.apps.find(proxy.appId);
+      const service = await this.services.find(proxy.serviceId);
+      subjects.set(id, proxySubject({ proxy, app, service }));
+    }
+    return subjects;
   }
 
   /** A proxy write in recent changes (in the caller's transaction). */

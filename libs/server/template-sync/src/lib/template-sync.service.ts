@@ -22,6 +22,7 @@ import { AppConfig, Clock } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { Metrics } from '@arrbiter/server/metrics';
+import { Notifier } from '@arrbiter/server/notifications';
 import { diffGrants, effectiveAllowlist, summarize } from '@arrbiter/server/permissions';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { ServicesService } from '@arrbiter/server/services';
@@ -101,6 +102,7 @@ export class TemplateSyncService {
     private readonly audit: ChangesService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly notifier: Notifier,
     @Optional() @Inject(Metrics) private readonly metrics: Metrics | null = null,
   ) {}
 
@@ -156,6 +158,7 @@ export class TemplateSyncService {
         ok: true,
         message: this.describe(plan.report),
       });
+      this.notifyChanged(plan.report, actor);
     }
     return plan.report;
   }
@@ -281,6 +284,22 @@ export class TemplateSyncService {
     return new Set((await this.apps.ofTemplates(ids)).map((a) => a.templateId as string));
   }
 
+  /** `template-sync.changed` when a sync added, changed or deleted templates, or changed allowlists. */
+  private notifyChanged(report: TemplateSyncReport, actor: string): void {
+    const changed = report.changed.map((c) => c.name);
+    if (report.added.length + changed.length + report.deleted.length + report.proxies.length === 0) return;
+    this.notifier.raise({
+      type: 'template-sync.changed',
+      added: report.added,
+      changed,
+      deleted: report.deleted,
+      proxies: report.proxies.length,
+      commit: report.commit,
+      summary: this.describe(report),
+      actor,
+    });
+  }
+
   private async failed(actor: string, message: string): Promise<void> {
     this.logger.warn(`Template sync failed: ${message}`);
     await this.settings.recordLastSync({ at: this.clock.date().toISOString(), ok: false, message });
@@ -291,6 +310,7 @@ export class TemplateSyncService {
       objectName: 'Template repository',
       summary: `Template sync failed, nothing changed: ${message}`,
     });
+    this.notifier.raise({ type: 'template-sync.failed', error: message, actor });
   }
 
   private describe(report: TemplateSyncReport): string {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DatabaseLifecycle } from '@arrbiter/server/database';
+import type { NotificationEvent, Notifier, ProxySubject } from '@arrbiter/server/notifications';
 import type { ProxiesService } from '@arrbiter/server/proxies';
 import type { Repository } from 'typeorm';
 import type { AccessWarningEntity } from './entities/access-warning.entity';
@@ -12,12 +13,16 @@ class FakeDatabase {
   private readonly held: { resolve: () => void; reject: (error: Error) => void }[] = [];
   holdNext = false;
 
+  /** The rows the next upsert answers as new (the statement answers the new ones only). */
+  newRows: unknown[] = [];
   readonly warnings = {
     query: (_sql: string, parameters: unknown[]) => {
       this.writes.push(parameters[3] as string[]);
-      if (!this.holdNext) return Promise.resolve([]);
+      const rows = this.newRows;
+      this.newRows = [];
+      if (!this.holdNext) return Promise.resolve(rows);
       this.holdNext = false;
-      return new Promise<void>((resolve, reject) => this.held.push({ resolve, reject }));
+      return new Promise<unknown[]>((resolve, reject) => this.held.push({ resolve: () => resolve(rows), reject }));
     },
   } as unknown as Repository<AccessWarningEntity>;
 
@@ -25,7 +30,16 @@ class FakeDatabase {
   readonly deleted = new Set<string>();
   readonly proxies = {
     existing: async (ids: readonly string[]) => new Set(ids.filter((id) => !this.deleted.has(id))),
+    subjects: async (ids: readonly string[]) =>
+      new Map<string, ProxySubject>(
+        ids
+          .filter((id) => !this.deleted.has(id))
+          .map((id) => [id, { id, appId: 'app', appName: 'Overseerr', serviceId: 'svc', serviceName: 'Movies' }]),
+      ),
   } as unknown as ProxiesService;
+
+  readonly raised: NotificationEvent[] = [];
+  readonly notifier = { raise: (event: NotificationEvent) => this.raised.push(event) } as Notifier;
 
   drains: (() => Promise<void>)[] = [];
   readonly lifecycle = {
@@ -67,7 +81,7 @@ describe(WarningRecorder.name, () => {
   beforeEach(() => {
     jest.useFakeTimers();
     db = new FakeDatabase();
-    recorder = new WarningRecorder(db.warnings, db.proxies, db.lifecycle);
+    recorder = new WarningRecorder(db.warnings, db.proxies, db.lifecycle, db.notifier);
   });
   afterEach(() => {
     jest.useRealTimers();
@@ -84,6 +98,51 @@ describe(WarningRecorder.name, () => {
     await wait(1);
     expect(db.writes).toEqual([['/api/v3/a']]);
     expect(recorder.written).toBe(1);
+  });
+
+  it('raises warning.new for each row the upsert answers as new, once written', async () => {
+    const proxyId = refused('/x').proxyId;
+    db.newRows = [
+      {
+        proxyId,
+        method: 'get',
+        routeKey: '/api/v3/movie/{id}',
+        route: '/api/v3/movie/{id}',
+        path: '/api/v3/movie/7',
+        status: 'open',
+        inserted: true,
+      },
+      {
+        proxyId,
+        method: 'get',
+        routeKey: '/api/v3/calendar',
+        route: '/api/v3/calendar',
+        path: '/api/v3/calendar',
+        status: 'open',
+        inserted: false,
+      },
+    ];
+    recorder.record(refused('/api/v3/movie/7'));
+    recorder.record(refused('/api/v3/calendar'));
+    expect(db.raised).toEqual([]);
+    await wait(1);
+    expect(db.raised).toEqual([
+      {
+        type: 'warning.new',
+        proxy: { id: proxyId, appId: 'app', appName: 'Overseerr', serviceId: 'svc', serviceName: 'Movies' },
+        method: 'get',
+        route: '/api/v3/movie/{id}',
+        routeKey: '/api/v3/movie/{id}',
+        path: '/api/v3/movie/7',
+        status: 'open',
+        reopened: false,
+      },
+      expect.objectContaining({ route: '/api/v3/calendar', reopened: true }),
+    ]);
+    // Refused again: no row is new, nothing is raised.
+    recorder.record(refused('/api/v3/movie/8'));
+    await wait(1);
+    expect(db.raised).toHaveLength(2);
   });
 
   it('leaves out the warnings of proxies deleted since they were recorded, and writes the others', async () => {

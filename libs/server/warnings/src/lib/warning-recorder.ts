@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DatabaseLifecycle } from '@arrbiter/server/database';
+import { Notifier } from '@arrbiter/server/notifications';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { Repository } from 'typeorm';
 import { AccessWarningEntity } from './entities/access-warning.entity';
@@ -33,31 +34,60 @@ export const MAX_PENDING = 10_000;
 const BATCH = 500;
 const FLUSH_INTERVAL_MS = 1_000;
 
+/**
+ * Upserts a batch and answers the rows that are news: inserted as refused (`open`, `rate-limited`), or
+ * refused again after a grant (`granted` → `open`). `xmax = 0` marks a row this statement inserted
+ * (not one another replica inserted first, which this statement then updated).
+ */
 const UPSERT = `
-INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status)
-SELECT u.proxy_id, u.app_id, u.method, u.path, u.route, u.route_key, u.count, u.first_seen, u.last_seen,
-  CASE WHEN u.rate_limited THEN 'rate-limited' WHEN u.learned THEN 'learned' ELSE 'open' END
-FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $11::boolean[])
-  AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned, rate_limited)
-ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
-  count = access_warning.count + EXCLUDED.count,
-  last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
-  path = EXCLUDED.path,
-  route = EXCLUDED.route,
-  -- Refused again after a grant (the grant was taken back): open again. A dismissal stands.
-  status = CASE
-    WHEN access_warning.status = 'dismissed' THEN 'dismissed'
-    WHEN EXCLUDED.status = 'learned' THEN 'learned'
-    WHEN access_warning.status = 'granted' THEN 'open'
-    ELSE access_warning.status
-  END`;
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $11::boolean[])
+    AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned, rate_limited)
+), before AS (
+  SELECT w.proxy_id, w.method, w.route_key, w.status FROM access_warning w
+  JOIN input i ON w.proxy_id = i.proxy_id AND w.method = i.method AND w.route_key = i.route_key
+), written AS (
+  INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status)
+  SELECT i.proxy_id, i.app_id, i.method, i.path, i.route, i.route_key, i.count, i.first_seen, i.last_seen,
+    CASE WHEN i.rate_limited THEN 'rate-limited' WHEN i.learned THEN 'learned' ELSE 'open' END
+  FROM input i
+  ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
+    count = access_warning.count + EXCLUDED.count,
+    last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
+    path = EXCLUDED.path,
+    route = EXCLUDED.route,
+    -- Refused again after a grant (the grant was taken back): open again. A dismissal stands.
+    status = CASE
+      WHEN access_warning.status = 'dismissed' THEN 'dismissed'
+      WHEN EXCLUDED.status = 'learned' THEN 'learned'
+      WHEN access_warning.status = 'granted' THEN 'open'
+      ELSE access_warning.status
+    END
+  RETURNING proxy_id, method, route_key, route, path, status, (xmax = 0) AS inserted
+)
+SELECT w.proxy_id AS "proxyId", w.method, w.route_key AS "routeKey", w.route, w.path, w.status, w.inserted
+FROM written w LEFT JOIN before b ON b.proxy_id = w.proxy_id AND b.method = w.method AND b.route_key = w.route_key
+WHERE (w.inserted AND w.status IN ('open', 'rate-limited'))
+   OR (NOT w.inserted AND b.status = 'granted' AND w.status = 'open')`;
+
+/** A row of a batch that is news (see `UPSERT`). */
+interface NewWarning {
+  proxyId: string;
+  method: string;
+  routeKey: string;
+  route: string | null;
+  path: string;
+  status: 'open' | 'rate-limited';
+  inserted: boolean;
+}
 
 /**
  * Records refused requests without ever delaying or failing one: `record` only updates an in-memory
  * aggregate (bounded); a write-behind flush upserts it in batches every second. Warnings of proxies
  * deleted meanwhile are left out (ProxiesService answers which still exist, one query per batch); one
  * deleted between that answer and the upsert fails the batch on the foreign key, and the next flush
- * leaves it out.
+ * leaves it out. A warning that is new (a route's first refusal on a proxy, or a refusal after a grant)
+ * raises `warning.new` once its row is written, on this replica only.
  */
 @Injectable()
 export class WarningRecorder {
@@ -76,6 +106,7 @@ export class WarningRecorder {
     @InjectRepository(AccessWarningEntity) private readonly warnings: Repository<AccessWarningEntity>,
     private readonly proxies: ProxiesService,
     lifecycle: DatabaseLifecycle,
+    private readonly notifier: Notifier,
   ) {
     // The last warnings are written after the last request, before the database closes: a running
     // flush is waited for, then what arrived while it ran is written too.
@@ -149,13 +180,14 @@ export class WarningRecorder {
     const batch = this.pending;
     this.pending = new Map();
     const items = [...batch.values()];
+    const news: NewWarning[] = [];
     for (let i = 0; i < items.length; i += BATCH) {
       const chunk = items.slice(i, i + BATCH);
       try {
         const known = await this.proxies.existing(chunk.map((w) => w.proxyId));
         const rows = chunk.filter((w) => known.has(w.proxyId));
         if (rows.length > 0) {
-          await this.warnings.query(UPSERT, [
+          const fresh = (await this.warnings.query(UPSERT, [
             rows.map((w) => w.proxyId),
             rows.map((w) => w.appId),
             rows.map((w) => w.method),
@@ -167,7 +199,8 @@ export class WarningRecorder {
             rows.map((w) => w.lastSeen),
             rows.map((w) => w.learned === true),
             rows.map((w) => w.rateLimited === true),
-          ]);
+          ])) as NewWarning[];
+          news.push(...fresh);
         }
         this.written += chunk.length;
       } catch (error) {
@@ -176,6 +209,31 @@ export class WarningRecorder {
         for (const item of items.slice(i)) this.requeue(item);
         break;
       }
+    }
+    await this.notify(news);
+  }
+
+  /** `warning.new` for each new warning, named by its proxy's app and service. Never throws. */
+  private async notify(news: NewWarning[]): Promise<void> {
+    if (news.length === 0) return;
+    try {
+      const subjects = await this.proxies.subjects(news.map((w) => w.proxyId));
+      for (const warning of news) {
+        const proxy = subjects.get(warning.proxyId);
+        if (!proxy) continue;
+        this.notifier.raise({
+          type: 'warning.new',
+          proxy,
+          method: warning.method,
+          route: warning.route,
+          routeKey: warning.routeKey,
+          path: warning.path,
+          status: warning.status,
+          reopened: !warning.inserted,
+        });
+      }
+    } catch (error) {
+      this.logger.warn(`Could not notify ${news.length} new access warnings: ${(error as Error).message}`);
     }
   }
 
