@@ -3,3 +3,4 @@ export * from './lib/git-http-server';
 export * from './lib/prometheus-text';
 export * from './lib/eventually';
 export * from './lib/usage-totals';
+export * from './lib/webhook-receiver';

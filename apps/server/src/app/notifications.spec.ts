@@ -1,0 +1,445 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  AppDto,
+  ChangeDto,
+  NotificationAttemptDto,
+  NotificationSettings,
+  Page,
+  ProxyConnectionDto,
+  ServiceDto,
+  WarningDto,
+  WebhookJsonPayload,
+} from '@arrbiter/contracts';
+import { NotificationDispatcher } from '@arrbiter/server/notifications';
+import { LearningDeadlines } from '@arrbiter/server/proxies';
+import { ServiceReachabilityCheck } from '@arrbiter/server/services';
+import { WebhookReceiver } from '@arrbiter/server/testing';
+import { WarningRecorder } from '@arrbiter/server/warnings';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { DataSource } from 'typeorm';
+import { rawRequest } from '../testing/raw-http';
+import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
+
+const SETTINGS = '/api/admin/v1/settings/notifications';
+const HOUR = 3_600_000;
+/** A Discord-like URL whose last segment is the secret. */
+const TOKEN = 'Sup3rSecretWebhookToken_abcdefghijklmnop';
+
+describe('notifications: webhook settings, events and delivery', () => {
+  let t: TestApp;
+  let admin: AdminClient;
+  let base: string;
+  let receiver: WebhookReceiver;
+  let upstream: FakeServarr;
+  let service: ServiceDto;
+  let work: string;
+
+  const settings = async () => (await admin.get(SETTINGS).expect(200)).body as NotificationSettings;
+  const save = async (webhooks: object[]) =>
+    (await admin.put(SETTINGS, { webhooks }).expect(200)).body as NotificationSettings;
+  const attempts = async (id: string, query = '') =>
+    ((await admin.get(`${SETTINGS}/${id}/attempts${query}`).expect(200)).body as Page<NotificationAttemptDto>).items;
+  /** What the json webhook at `path` got, as documents. */
+  const documents = (path: string) => receiver.at(path).map((r) => r.json as WebhookJsonPayload);
+  /** Hands what was raised to the queue and sends what is due, instead of waiting for the timers. */
+  const deliver = async () => {
+    await t.app.get(WarningRecorder).flush();
+    await t.app.get(NotificationDispatcher).flush();
+  };
+  const newProxy = async (slug: string) => {
+    const app = (
+      await admin.post('/api/admin/v1/apps', { name: `App ${slug}`, slug, templateId: null, active: true }).expect(201)
+    ).body as AppDto;
+    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
+      .body as ProxyConnectionDto;
+    return { app, proxy };
+  };
+  const call = (slug: string, key: string, path: string) =>
+    rawRequest(base, 'GET', `/proxy/${slug}${path}`, { 'x-api-key': key });
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'arrbiter-notify-'));
+    // The periodic check is driven by hand here (ServiceReachabilityCheck.check).
+    t = await startTestApp({ OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: work, SERVICE_CHECK_INTERVAL_SECONDS: '0' });
+    admin = await t.admin();
+    base = await t.listen();
+    receiver = await WebhookReceiver.start();
+    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
+    service = (
+      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
+    ).body as ServiceDto;
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await upstream?.stop();
+    await t?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  describe('settings', () => {
+    it('needs a session and validates every field, naming it; nothing is stored on a bad list', async () => {
+      expect((await t.http.get(SETTINGS)).status).toBe(401);
+      expect((await t.http.put(SETTINGS).set('Origin', t.config.publicOrigin).send({ webhooks: [] })).status).toBe(401);
+      const good = { url: `${receiver.url}/ok`, format: 'json', events: ['key.rotated'], enabled: true };
+      const cases: [object, RegExp][] = [
+        [
+          { webhooks: [{ ...good, format: 'slack' }] },
+          /webhooks\.0\.format must be one of the following values: json, discord, ntfy/,
+        ],
+        [
+          { webhooks: [{ ...good, events: ['warning.old'] }] },
+          /webhooks\.0\.each value in events must be one of the following values/,
+        ],
+        [
+          { webhooks: [{ ...good, events: ['key.rotated', 'key.rotated'] }] },
+          /webhooks\.0\.events must not list an event twice/,
+        ],
+        [
+          { webhooks: [{ ...good, url: 'ftp://example.com/x' }] },
+          /webhooks\.0\.url must start with http:\/\/ or https:\/\//,
+        ],
+        [{ webhooks: [{ ...good, url: 'https://example.com/x#y' }] }, /webhooks\.0\.url must not have a fragment/],
+        [{ webhooks: [{ ...good, enabled: 'yes' }] }, /webhooks\.0\.enabled must be a boolean value/],
+        [{ webhooks: [{ ...good, secret: 'x' }] }, /webhooks\.0\.property secret should not exist/],
+        [{ webhooks: [{ ...good, id: 'not-a-uuid' }] }, /webhooks\.0\.id must be a UUID/],
+        [
+          { webhooks: [{ ...good, id: '00000000-0000-4000-8000-000000000000' }] },
+          /webhooks\.0\.id: no webhook has this id/,
+        ],
+        [{ webhooks: [{ ...good, url: undefined }] }, /webhooks\.0\.url is required for a new webhook/],
+        [
+          { webhooks: [{ ...good, url: 'https://discord.com/api/webhooks/1/…' }] },
+          /webhooks\.0\.url is a masked URL: enter the whole URL/,
+        ],
+        [{ webhooks: Array.from({ length: 21 }, () => good) }, /webhooks must hold at most 20 webhooks/],
+        [{ webhooks: 'none' }, /webhooks must be an array/],
+        [{}, /webhooks must be an array/],
+      ];
+      for (const [body, expected] of cases) {
+        const response = await admin.put(SETTINGS, body).expect(400);
+        expect([JSON.stringify(body).slice(0, 80), JSON.stringify(response.body.message)]).toEqual([
+          JSON.stringify(body).slice(0, 80),
+          expect.stringMatching(expected),
+        ]);
+      }
+      expect(await settings()).toEqual({ webhooks: [] });
+    });
+
+    it('stores URLs encrypted, answers them masked, keeps them when left out or sent back masked', async () => {
+      const discordUrl = `${receiver.url}/api/webhooks/123456/${TOKEN}`;
+      const saved = await save([
+        { url: discordUrl, format: 'discord', events: ['key.rotated', 'service.unreachable'], enabled: true },
+        { url: `${receiver.url}/ntfy/alerts?auth=tk_${TOKEN}`, format: 'ntfy', events: [], enabled: false },
+      ]);
+      expect(saved.webhooks).toEqual([
+        {
+          id: expect.any(String),
+          url: `${receiver.url}/api/webhooks/123456/…`,
+          format: 'discord',
+          // In the documented order, whatever order they came in.
+          events: ['service.unreachable', 'key.rotated'],
+          enabled: true,
+        },
+        { id: expect.any(String), url: `${receiver.url}/ntfy/…`, format: 'ntfy', events: [], enabled: false },
+      ]);
+      expect(JSON.stringify(await settings())).not.toContain(TOKEN);
+      const rows = (await t.app.get(DataSource).query('SELECT url_ciphertext FROM notification_webhook')) as {
+        url_ciphertext: string;
+      }[];
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.url_ciphertext).toMatch(/^v1\./);
+        expect(row.url_ciphertext).not.toContain(TOKEN);
+      }
+
+      const [discord, ntfy] = saved.webhooks;
+      const test = (await admin.post(`${SETTINGS}/${discord.id}/test`).expect(200)).body as NotificationAttemptDto;
+      expect(test).toEqual({ event: 'test', at: expect.any(String), status: 'delivered', httpStatus: 200 });
+
+      // Sent back as read (masked), and with the URL left out: both keep the stored URLs.
+      const kept = await save([
+        { ...discord, enabled: false },
+        { id: ntfy.id, format: 'json', events: ['warning.new'], enabled: true },
+      ]);
+      expect(kept.webhooks.map((w) => [w.id, w.url, w.format, w.enabled])).toEqual([
+        [discord.id, discord.url, 'discord', false],
+        [ntfy.id, ntfy.url, 'json', true],
+      ]);
+      await admin.post(`${SETTINGS}/${discord.id}/test`).expect(200);
+      expect(receiver.at(`/api/webhooks/123456/${TOKEN}`)).toHaveLength(2);
+      // A webhook that stays keeps its attempts.
+      expect(await attempts(discord.id)).toHaveLength(2);
+      // Another webhook's masked URL is not this one's.
+      const swapped = await admin.put(SETTINGS, { webhooks: [{ ...discord, url: ntfy.url }] }).expect(400);
+      expect(swapped.body.message).toEqual([
+        expect.stringMatching(/^webhooks\.0\.url is a masked URL that is not this webhook's/),
+      ]);
+
+      // Left out: deleted, with its attempts.
+      await save([{ id: ntfy.id, format: 'json', events: ['warning.new'], enabled: true }]);
+      await admin.get(`${SETTINGS}/${discord.id}/attempts`).expect(404);
+      await admin.post(`${SETTINGS}/${discord.id}/test`).expect(404);
+      const count = (await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM notification_attempt')) as {
+        n: number;
+      }[];
+      expect(count[0].n).toBe(0);
+
+      const entries = (
+        (await admin.get('/api/admin/v1/changes?objectType=settings').expect(200)).body as Page<ChangeDto>
+      ).items;
+      expect(entries.filter((c) => c.action === 'settings.notifications-saved').map((c) => c.summary)).toEqual([
+        '1 webhook: json with 1 event; 1 deleted',
+        '2 webhooks: discord with 2 events (disabled), json with 1 event',
+        '2 webhooks: discord with 2 events, ntfy with 0 events (disabled)',
+      ]);
+      // Never a URL or a part of one in a log line.
+      expect(t.logs.join('\n')).not.toContain(TOKEN);
+      await save([]);
+    });
+
+    it('answers a failed test message with the receiver’s status and a short error without the URL', async () => {
+      const [hook] = (
+        await save([{ url: `${receiver.url}/broken/${TOKEN}`, format: 'json', events: [], enabled: true }])
+      ).webhooks;
+      receiver.answer(`/broken/${TOKEN}`, 503);
+      const test = (await admin.post(`${SETTINGS}/${hook.id}/test`).expect(200)).body as NotificationAttemptDto;
+      expect(test).toEqual({
+        event: 'test',
+        at: expect.any(String),
+        status: 'failed',
+        httpStatus: 503,
+        error: 'HTTP 503: {"error":"try later"}',
+      });
+      await admin.post(`${SETTINGS}/not-a-uuid/test`).expect(400);
+      await save([]);
+    });
+  });
+
+  describe('events', () => {
+    let hookId: string;
+
+    beforeAll(async () => {
+      const [hook] = (
+        await save([
+          {
+            url: `${receiver.url}/events`,
+            format: 'json',
+            events: [
+              'warning.new',
+              'learning.ended',
+              'template-sync.failed',
+              'template-sync.changed',
+              'service.unreachable',
+              'service.recovered',
+              'key.rotated',
+            ],
+            enabled: true,
+          },
+        ])
+      ).webhooks;
+      hookId = hook.id;
+    });
+
+    it('key.rotated: who, which proxy, never the key', async () => {
+      const { app, proxy } = await newProxy('rotating');
+      const { key } = (await admin.post(`/api/admin/v1/proxies/${proxy.id}/rotate-key`).expect(200)).body as {
+        key: string;
+      };
+      await deliver();
+      const [message] = await receiver.waitFor('key.rotated', () => {
+        const found = documents('/events').filter((d) => d.event === 'key.rotated');
+        return found.length > 0 && found;
+      });
+      expect(message).toMatchObject({
+        event: 'key.rotated',
+        title: `Key rotated: App rotating → Movies`,
+        severity: 'warning',
+        link: `${t.config.publicUrl}/apps/${app.id}/proxies/${proxy.id}/connection`,
+        suppressed: 0,
+        data: { proxyId: proxy.id, appId: app.id, appName: 'App rotating', serviceName: 'Movies', actor: 'admin' },
+      });
+      const raw = receiver
+        .at('/events')
+        .map((r) => r.body)
+        .join('');
+      expect(raw).not.toContain(key);
+      expect(raw).not.toContain(proxy.key);
+      expect(raw).not.toContain(upstream.options.apiKey);
+    });
+
+    it('warning.new: once per route of a proxy and hour; a refusal after a grant is news, coalesced within the hour', async () => {
+      const { proxy } = await newProxy('refused');
+      const refusals = () =>
+        documents('/events').filter((d) => d.event === 'warning.new' && d.data['proxyId'] === proxy.id);
+      for (let i = 1; i <= 5; i += 1) expect((await call('refused', proxy.key, `/api/v3/movie/${i}`)).status).toBe(403);
+      await deliver();
+      for (let i = 6; i <= 10; i += 1)
+        expect((await call('refused', proxy.key, `/api/v3/movie/${i}`)).status).toBe(403);
+      expect((await call('refused', proxy.key, '/api/v3/calendar')).status).toBe(403);
+      await deliver();
+      await receiver.waitFor('two refusals', () => refusals().length >= 2);
+      expect(refusals().map((d) => [d.title, d.data['path'], d.data['reopened'], d.suppressed])).toEqual([
+        // The latest path of the batch that wrote the row.
+        ['Refused: GET /api/v3/movie/{id}', '/api/v3/movie/5', false, 0],
+        ['Refused: GET /api/v3/calendar', '/api/v3/calendar', false, 0],
+      ]);
+
+      // Granted, then taken back: refused again, news, but within the hour of the first message.
+      await t.app.get(WarningRecorder).flush();
+      const warnings = (
+        (await admin.get(`/api/admin/v1/warnings?proxyId=${proxy.id}`).expect(200)).body as Page<WarningDto>
+      ).items;
+      const movie = found(
+        warnings.find((w) => w.route === '/api/v3/movie/{id}'),
+        'the movie warning',
+      );
+      let key = proxy.key;
+      const regrant = async () => {
+        await admin.post(`/api/admin/v1/warnings/${movie.id}/grant`).expect(200);
+        expect((await call('refused', key, '/api/v3/movie/11')).status).toBe(200);
+        await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: {}, active: true }).expect(200);
+        expect((await call('refused', key, '/api/v3/movie/12')).status).toBe(403);
+        await deliver();
+      };
+      await regrant();
+      // A later event goes out after anything raised before it: then nothing else came.
+      key = ((await admin.post(`/api/admin/v1/proxies/${proxy.id}/rotate-key`).expect(200)).body as { key: string })
+        .key;
+      await deliver();
+      await receiver.waitFor('the rotation', () =>
+        documents('/events').some((d) => d.event === 'key.rotated' && d.data['proxyId'] === proxy.id),
+      );
+      expect(refusals()).toHaveLength(2);
+
+      // An hour later the next one goes, counting the one left out.
+      t.clock.advance(HOUR);
+      await regrant();
+      const [, , again] = await receiver.waitFor(
+        'the refusal after the hour',
+        () => refusals().length >= 3 && refusals(),
+      );
+      expect(again).toMatchObject({
+        title: 'Refused: GET /api/v3/movie/{id}',
+        suppressed: 1,
+        data: { reopened: true },
+      });
+      expect(again.text).toContain('again, after it had been granted');
+    });
+
+    it('learning.ended: at the deadline and when stopped', async () => {
+      const { proxy } = await newProxy('learner');
+      const until = new Date(t.clock.now() + HOUR).toISOString();
+      await admin.post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until }).expect(200);
+      t.clock.advance(HOUR + 1000);
+      await t.app.get(LearningDeadlines).check();
+      const { proxy: other } = await newProxy('stopped');
+      await admin
+        .post(`/api/admin/v1/proxies/${other.id}/learning`, { until: new Date(t.clock.now() + HOUR).toISOString() })
+        .expect(200);
+      await admin.delete(`/api/admin/v1/proxies/${other.id}/learning`).expect(200);
+      // Stopping a proxy that is not learning ends nothing.
+      await admin.delete(`/api/admin/v1/proxies/${other.id}/learning`).expect(200);
+      await deliver();
+      const ended = await receiver.waitFor('two ends of learning', () => {
+        const found = documents('/events').filter((d) => d.event === 'learning.ended');
+        return found.length >= 2 && found;
+      });
+      expect(ended.map((d) => [d.data['proxyId'], d.data['reason'], d.data['actor']])).toEqual([
+        [proxy.id, 'deadline', 'system'],
+        [other.id, 'stopped', 'admin'],
+      ]);
+    });
+
+    it('template-sync.changed and template-sync.failed', async () => {
+      mkdirSync(join(work, 'radarr'), { recursive: true });
+      writeFileSync(join(work, 'radarr', 'homepage.json'), JSON.stringify({ '/api/v3/movie': ['get'] }));
+      const repository = (url: string) =>
+        admin
+          .put('/api/admin/v1/settings/template-repository', { url, ref: '', path: '', intervalMinutes: 0 })
+          .expect(200);
+      await repository(work);
+      await admin.post('/api/admin/v1/templates/sync').expect(200);
+      // Unchanged: no message.
+      await admin.post('/api/admin/v1/templates/sync').expect(200);
+      await repository('http://127.0.0.1:9/templates.git');
+      await admin.post('/api/admin/v1/templates/sync').expect(502);
+      await admin.post('/api/admin/v1/templates/sync').expect(502);
+      await deliver();
+      const syncs = await receiver.waitFor('the syncs', () => {
+        const found = documents('/events').filter((d) => d.event.startsWith('template-sync.'));
+        return found.length >= 2 && found;
+      });
+      expect(syncs.map((d) => [d.event, d.severity])).toEqual([
+        ['template-sync.changed', 'info'],
+        ['template-sync.failed', 'error'],
+      ]);
+      expect(syncs[0].data).toMatchObject({
+        added: ['homepage'],
+        changed: [],
+        deleted: [],
+        proxies: 0,
+        actor: 'admin',
+      });
+      expect(syncs[1].data['error']).toEqual(expect.any(String));
+    });
+
+    it('service.unreachable and service.recovered: on a change of state only, never twice', async () => {
+      const check = t.app.get(ServiceReachabilityCheck);
+      const flaky = await FakeServarr.start({ type: 'sonarr', instanceName: 'Shows' });
+      const port = flaky.port;
+      const shows = (
+        await admin.post('/api/admin/v1/services', { baseUrl: flaky.url, apiKey: flaky.options.apiKey }).expect(201)
+      ).body as ServiceDto;
+      const states = () =>
+        documents('/events')
+          .filter((d) => d.event.startsWith('service.') && d.data['serviceId'] === shows.id)
+          .map((d) => d.event);
+      // A round answers the services whose state changed: none at first (reachable, as when registered).
+      expect(await check.check()).toEqual([]);
+      await flaky.stop();
+      expect(await check.check()).toEqual([{ serviceId: shows.id, reachable: false }]);
+      expect(await check.check()).toEqual([]);
+      const back = await FakeServarr.start({
+        type: 'sonarr',
+        instanceName: 'Shows',
+        port,
+        apiKey: flaky.options.apiKey,
+      });
+      try {
+        expect(await check.check()).toEqual([{ serviceId: shows.id, reachable: true }]);
+        expect(await check.check()).toEqual([]);
+      } finally {
+        await back.stop();
+      }
+      await deliver();
+      await receiver.waitFor('unreachable and recovered', () => states().length >= 2);
+      expect(states()).toEqual(['service.unreachable', 'service.recovered']);
+      const [down] = documents('/events').filter((d) => d.event === 'service.unreachable');
+      expect(down).toMatchObject({ title: 'Unreachable: Shows', severity: 'error', data: { serviceType: 'sonarr' } });
+      expect(String(down.data['error'])).toContain('ECONNREFUSED');
+    });
+
+    it('stores each attempt, newest first, a page at a time', async () => {
+      const all = await attempts(hookId, '?limit=200');
+      expect(all.length).toBeGreaterThanOrEqual(10);
+      expect(all.every((a) => a.status === 'delivered' && a.httpStatus === 200)).toBe(true);
+      const times = all.map((a) => Date.parse(a.at));
+      expect([...times].sort((a, b) => b - a)).toEqual(times);
+      const paged: NotificationAttemptDto[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = (
+          await admin.get(`${SETTINGS}/${hookId}/attempts?limit=3${cursor ? `&cursor=${cursor}` : ''}`).expect(200)
+        ).body as Page<NotificationAttemptDto>;
+        expect(page.items.length).toBeLessThanOrEqual(3);
+        paged.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(paged).toEqual(all);
+      await admin.get(`${SETTINGS}/${hookId}/attempts?limit=0`).expect(400);
+      await admin.get(`${SETTINGS}/${hookId}/attempts?cursor=nonsense`).expect(400);
+    });
+  });
+});
