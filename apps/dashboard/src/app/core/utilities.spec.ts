@@ -48,6 +48,12 @@ describe('dashboard utilities', () => {
     ]);
     expect(changeLink(change({ objectType: 'service' }))?.commands).toEqual(['/services']);
     expect(changeLink(change({ objectType: 'template' }))?.commands).toEqual(['/templates']);
+    expect(changeLink(change({ objectType: 'settings', objectName: 'notifications' }))?.commands).toEqual([
+      '/settings',
+    ]);
+    expect(changeLink(change({ objectType: 'settings', objectName: 'Template repository' }))?.commands).toEqual([
+      '/templates',
+    ]);
     expect(changeLink(change({ objectType: 'session' }))).toBeNull();
   });
 

@@ -38,6 +38,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
     path: 'settings',
     label: 'Settings',
     icon: '⚙',
-    summary: 'What new proxies start with: rate limit and scrubbing.',
+    summary: 'What new proxies start with, and notifications: webhooks for Discord, ntfy or your own tools.',
   },
 ];

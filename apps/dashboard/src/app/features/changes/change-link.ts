@@ -13,10 +13,16 @@ export function changeLink(change: ChangeDto): { commands: string[]; queryParams
     case 'service':
       return { commands: ['/services'] };
     case 'template':
-    case 'settings':
       return { commands: ['/templates'] };
     case 'config':
       return { commands: ['/settings'] };
+    case 'settings':
+      // The template repository's settings are on the Templates page; the others on Settings.
+      return {
+        commands: [
+          change.objectName === 'notifications' || change.objectName === 'proxy-defaults' ? '/settings' : '/templates',
+        ],
+      };
     case 'warning':
       return change.appId
         ? { commands: ['/warnings'], queryParams: { appId: change.appId } }

@@ -5,11 +5,12 @@ import { Loadable } from '../../core/loadable';
 import { LimitsFormComponent } from '../apps/limits-form.component';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
+import { NotificationsSettingsComponent } from './notifications-settings.component';
 
-/** Server-wide settings: what new proxies start with; backup and declarative configuration. */
+/** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({
   selector: 'arb-settings-page',
-  imports: [LimitsFormComponent, BackupConfigComponent],
+  imports: [LimitsFormComponent, NotificationsSettingsComponent, BackupConfigComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   styles: `
     :host {
@@ -43,6 +44,7 @@ import { BackupConfigComponent } from './backup-config.component';
         <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
       }
     </section>
+    <arb-notifications-settings />
     <arb-backup-config />
   `,
 })

@@ -1,0 +1,261 @@
+import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import type { NotificationAttemptDto, NotificationSettings, WebhookDto } from '@arrbiter/contracts';
+import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
+import { describeError } from '../../core/api-error';
+import { Loadable } from '../../core/loadable';
+import {
+  describeAttempt,
+  draftOf,
+  EVENT_LABELS,
+  FORMAT_LABELS,
+  listWith,
+  newDraft,
+  WebhookDraft,
+} from './notification-draft';
+import { NotificationsApiService } from './notifications-api.service';
+import { WebhookAttemptsComponent } from './webhook-attempts.component';
+import { WebhookFormComponent } from './webhook-form.component';
+
+type TestState =
+  | { state: 'sending' }
+  | { state: 'done'; attempt: NotificationAttemptDto }
+  | { state: 'error'; message: string };
+
+/** The Settings page's notifications: webhooks to add, edit, test, turn on and off, remove; their deliveries. */
+@Component({
+  selector: 'arb-notifications-settings',
+  imports: [LoadStateComponent, WebhookAttemptsComponent, WebhookFormComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <section class="card pad" aria-labelledby="notifications-title">
+      <div class="row">
+        <h2 id="notifications-title" class="grow">Notifications</h2>
+        @if (settings.value() && editing() === null) {
+          <button type="button" class="primary" (click)="editing.set(newDraft())">Add webhook</button>
+        }
+      </div>
+      <p class="hint">
+        Arrbiter calls these webhooks (Discord, ntfy, or JSON for your own tools) when something happens: a refused
+        call, a service that stops answering, a rotated key… Messages never contain keys.
+      </p>
+      <arb-load-state [loading]="settings.loading()" [error]="settings.error()" (retry)="load()" />
+      @if (message(); as m) {
+        <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+      }
+      @if (editing(); as draft) {
+        @if (draft.id === null) {
+          <arb-webhook-form [value]="draft" [busy]="busy()" (saved)="save($event)" (cancelled)="editing.set(null)" />
+        }
+      }
+      @if (settings.value(); as value) {
+        @if (value.webhooks.length === 0 && editing() === null) {
+          <p class="muted">No webhooks yet: add one to be told when something needs your attention.</p>
+        }
+        <ul class="webhooks">
+          @for (webhook of value.webhooks; track webhook.id) {
+            <li>
+              <article class="webhook" [attr.aria-labelledby]="'webhook-title-' + webhook.id">
+                <div class="row">
+                  <h3 class="grow" [id]="'webhook-title-' + webhook.id">
+                    <span class="badge accent">{{ formats[webhook.format].label }}</span>
+                    <code>{{ webhook.url }}</code>
+                  </h3>
+                  <span [class]="webhook.enabled ? 'badge ok' : 'badge'">{{ webhook.enabled ? 'On' : 'Off' }}</span>
+                </div>
+                <p class="hint">{{ eventsOf(webhook) }}</p>
+                <div class="row">
+                  <button
+                    type="button"
+                    class="small"
+                    [disabled]="tests()[webhook.id]?.state === 'sending'"
+                    (click)="test(webhook)"
+                  >
+                    Send test message
+                  </button>
+                  <button
+                    type="button"
+                    class="small"
+                    [disabled]="editing() !== null"
+                    (click)="editing.set(draftOf(webhook))"
+                  >
+                    Edit
+                  </button>
+                  <button type="button" class="small" [disabled]="busy()" (click)="toggle(webhook)">
+                    {{ webhook.enabled ? 'Turn off' : 'Turn on' }}
+                  </button>
+                  <button
+                    type="button"
+                    class="small"
+                    [attr.aria-expanded]="!!open()[webhook.id]"
+                    [attr.aria-controls]="'webhook-attempts-' + webhook.id"
+                    (click)="toggleAttempts(webhook)"
+                  >
+                    Recent deliveries
+                  </button>
+                  <button type="button" class="small danger" [disabled]="busy()" (click)="remove(webhook)">
+                    Remove
+                  </button>
+                </div>
+                @switch (tests()[webhook.id]?.state) {
+                  @case ('sending') {
+                    <p class="muted" role="status">
+                      <span class="spinner" aria-hidden="true"></span> Sending a test message…
+                    </p>
+                  }
+                  @case ('done') {
+                    @let attempt = $any(tests()[webhook.id]).attempt;
+                    <p [class]="attempt.status === 'delivered' ? 'success' : 'error'" role="status">
+                      Test message: {{ describe(attempt) }}
+                    </p>
+                  }
+                  @case ('error') {
+                    <p class="error" role="alert">{{ $any(tests()[webhook.id]).message }}</p>
+                  }
+                }
+                @if (editing(); as draft) {
+                  @if (draft.id === webhook.id) {
+                    <arb-webhook-form
+                      [value]="draft"
+                      [masked]="webhook.url"
+                      [busy]="busy()"
+                      (saved)="save($event)"
+                      (cancelled)="editing.set(null)"
+                    />
+                  }
+                }
+                @if (open()[webhook.id]) {
+                  <div [id]="'webhook-attempts-' + webhook.id">
+                    <h4>Recent deliveries</h4>
+                    <arb-webhook-attempts [webhookId]="webhook.id" [version]="versions()[webhook.id] ?? 0" />
+                  </div>
+                }
+              </article>
+            </li>
+          }
+        </ul>
+      }
+    </section>
+  `,
+  styles: `
+    .webhooks {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      display: grid;
+      gap: 0.75rem;
+    }
+    .webhook {
+      border: 1px solid var(--border);
+      border-radius: 0.5rem;
+      padding: 0.75rem 1rem;
+      display: grid;
+      gap: 0.5rem;
+    }
+    .webhook h3 {
+      font-size: 1rem;
+      margin: 0;
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.5rem;
+      align-items: center;
+      min-width: 0;
+    }
+    .webhook p {
+      margin: 0;
+    }
+    h4 {
+      font-size: 0.9rem;
+      margin: 0.5rem 0;
+    }
+  `,
+})
+export class NotificationsSettingsComponent implements OnInit {
+  private readonly api = inject(NotificationsApiService);
+  private readonly confirm = inject(ConfirmService);
+  protected readonly settings = new Loadable<NotificationSettings>(() => this.api.get());
+  /** The open form: a new webhook (id null) or one being edited. */
+  protected readonly editing = signal<WebhookDraft | null>(null);
+  protected readonly busy = signal(false);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly tests = signal<Record<string, TestState>>({});
+  protected readonly open = signal<Record<string, boolean>>({});
+  /** Bumped after a test message, so that an open list of deliveries shows it. */
+  protected readonly versions = signal<Record<string, number>>({});
+  protected readonly formats = FORMAT_LABELS;
+  protected readonly newDraft = newDraft;
+  protected readonly draftOf = draftOf;
+  protected readonly describe = describeAttempt;
+
+  ngOnInit(): void {
+    void this.load();
+  }
+
+  protected load(): Promise<void> {
+    return this.settings.load();
+  }
+
+  protected eventsOf(webhook: WebhookDto): string {
+    if (webhook.events.length === 0) return 'No events: only test messages.';
+    return `Events: ${webhook.events.map((e) => EVENT_LABELS[e].label).join(', ')}.`;
+  }
+
+  protected async save(draft: WebhookDraft): Promise<void> {
+    const done = await this.write(
+      listWith(this.stored(), { save: draft }),
+      draft.id ? 'Webhook saved.' : 'Webhook added: send a test message to check it.',
+    );
+    if (done) this.editing.set(null);
+  }
+
+  protected async toggle(webhook: WebhookDto): Promise<void> {
+    await this.write(
+      listWith(this.stored(), { toggle: webhook.id, enabled: !webhook.enabled }),
+      webhook.enabled ? 'Webhook turned off.' : 'Webhook turned on.',
+    );
+  }
+
+  protected async remove(webhook: WebhookDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: 'Remove this webhook?',
+      message: `Arrbiter stops notifying ${webhook.url} and forgets its deliveries.`,
+      confirmLabel: 'Remove webhook',
+      danger: true,
+    });
+    if (ok) await this.write(listWith(this.stored(), { remove: webhook.id }), 'Webhook removed.');
+  }
+
+  protected async test(webhook: WebhookDto): Promise<void> {
+    const set = (state: TestState) => this.tests.update((all) => ({ ...all, [webhook.id]: state }));
+    set({ state: 'sending' });
+    try {
+      set({ state: 'done', attempt: await this.api.test(webhook.id) });
+      this.versions.update((all) => ({ ...all, [webhook.id]: (all[webhook.id] ?? 0) + 1 }));
+    } catch (error) {
+      set({ state: 'error', message: describeError(error) });
+    }
+  }
+
+  protected toggleAttempts(webhook: WebhookDto): void {
+    this.open.update((all) => ({ ...all, [webhook.id]: !all[webhook.id] }));
+  }
+
+  private stored(): WebhookDto[] {
+    return this.settings.value()?.webhooks ?? [];
+  }
+
+  /** Saves the whole list; true when the server took it. */
+  private async write(webhooks: ReturnType<typeof listWith>, success: string): Promise<boolean> {
+    this.busy.set(true);
+    this.message.set(null);
+    try {
+      this.settings.set(await this.api.save({ webhooks }));
+      this.message.set({ ok: true, text: success });
+      return true;
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+      return false;
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}
