@@ -12,6 +12,7 @@ import type {
   WarningDto,
   WebhookJsonPayload,
 } from '@arrbiter/contracts';
+import { SERVICE_CHECK_LOCK } from '@arrbiter/server/database';
 import { NotificationDispatcher } from '@arrbiter/server/notifications';
 import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { ServiceReachabilityCheck } from '@arrbiter/server/services';
@@ -398,6 +399,16 @@ describe('notifications: webhook settings, events and delivery', () => {
           .map((d) => d.event);
       // A round answers the services whose state changed: none at first (reachable, as when registered).
       expect(await check.check()).toEqual([]);
+      // Another replica's round holds the lock: this one skips its round.
+      const other = t.app.get(DataSource).createQueryRunner();
+      await other.connect();
+      try {
+        await other.query('SELECT pg_advisory_lock($1)', [SERVICE_CHECK_LOCK]);
+        expect(await check.check()).toBeNull();
+        await other.query('SELECT pg_advisory_unlock($1)', [SERVICE_CHECK_LOCK]);
+      } finally {
+        await other.release();
+      }
       await flaky.stop();
       expect(await check.check()).toEqual([{ serviceId: shows.id, reachable: false }]);
       expect(await check.check()).toEqual([]);
