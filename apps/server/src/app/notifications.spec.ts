@@ -12,6 +12,7 @@ import type {
   WarningDto,
   WebhookJsonPayload,
 } from '@arrbiter/contracts';
+import { NOTIFICATION_EVENTS } from '@arrbiter/contracts';
 import { SERVICE_CHECK_LOCK } from '@arrbiter/server/database';
 import { NotificationDispatcher } from '@arrbiter/server/notifications';
 import { LearningDeadlines } from '@arrbiter/server/proxies';
@@ -227,15 +228,7 @@ describe('notifications: webhook settings, events and delivery', () => {
           {
             url: `${receiver.url}/events`,
             format: 'json',
-            events: [
-              'warning.new',
-              'learning.ended',
-              'template-sync.failed',
-              'template-sync.changed',
-              'service.unreachable',
-              'service.recovered',
-              'key.rotated',
-            ],
+            events: [...NOTIFICATION_EVENTS],
             enabled: true,
           },
         ])

@@ -1,24 +1,11 @@
-import type {
-  NotificationEventType,
-  NotificationFormat,
-  NotificationSeverity,
-  WebhookJsonPayload,
-} from '@arrbiter/contracts';
+import type { NotificationFormat, NotificationSeverity, WebhookJsonPayload } from '@arrbiter/contracts';
 import type { NotificationEvent, ProxySubject } from './notification-event';
 
 /** What is delivered: an event, or a test message an admin asked for. */
 export type Notice = NotificationEvent | { type: 'test' };
 
-/** A notice written for people, before it takes a webhook's format. */
-export interface Message {
-  event: NotificationEventType | 'test';
-  at: string;
-  title: string;
-  text: string;
-  severity: NotificationSeverity;
-  link: string | null;
-  suppressed: number;
-  data: WebhookJsonPayload['data'];
+/** A notice written for people, before it takes a webhook's format: the JSON document, and fields. */
+export interface Message extends WebhookJsonPayload {
   /** The facts a chat message shows beside the text (Discord fields). */
   fields: { name: string; value: string }[];
 }
@@ -238,17 +225,11 @@ function headerValue(text: string): string {
 export function renderMessage(format: NotificationFormat, message: Message): RenderedMessage {
   switch (format) {
     case 'json': {
-      const payload: WebhookJsonPayload = {
-        event: message.event,
-        at: message.at,
-        title: message.title,
-        text: message.text,
-        severity: message.severity,
-        link: message.link,
-        suppressed: message.suppressed,
-        data: message.data,
+      const { fields: _fields, ...payload }: Message = message;
+      return {
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload satisfies WebhookJsonPayload),
       };
-      return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) };
     }
     case 'discord': {
       const more = message.suppressed > 0 ? `\n(${message.suppressed} more like this since the last message)` : '';
