@@ -14,7 +14,7 @@ import type {
 } from '@arrbiter/contracts';
 import { NOTIFICATION_EVENTS } from '@arrbiter/contracts';
 import { SERVICE_CHECK_LOCK } from '@arrbiter/server/database';
-import { NotificationDispatcher } from '@arrbiter/server/notifications';
+import { NotificationDispatcher, Notifier } from '@arrbiter/server/notifications';
 import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { ServiceReachabilityCheck } from '@arrbiter/server/services';
 import { WebhookReceiver } from '@arrbiter/server/testing';
@@ -444,6 +444,34 @@ describe('notifications: webhook settings, events and delivery', () => {
       expect(paged).toEqual(all);
       await admin.get(`${SETTINGS}/${hookId}/attempts?limit=0`).expect(400);
       await admin.get(`${SETTINGS}/${hookId}/attempts?cursor=nonsense`).expect(400);
+    });
+
+    it('drops what does not fit in a webhook’s queue, and says so in its attempts', async () => {
+      const [busy] = (
+        await save([{ url: `${receiver.url}/busy`, format: 'json', events: ['key.rotated'], enabled: true }])
+      ).webhooks;
+      const { proxy, app } = await newProxy('busy');
+      const subject = { id: proxy.id, appId: app.id, appName: app.name, serviceId: service.id, serviceName: 'Movies' };
+      const notifier = t.app.get(Notifier);
+      for (let i = 0; i < 130; i += 1) notifier.raise({ type: 'key.rotated', proxy: subject, actor: `admin${i}` });
+      await t.app.get(NotificationDispatcher).flush();
+      const deadline = Date.now() + 10_000;
+      let dropped: NotificationAttemptDto[] = [];
+      while (dropped.length === 0 && Date.now() < deadline) {
+        dropped = (await attempts(busy.id, '?limit=200')).filter((a) => a.status === 'dropped');
+        if (dropped.length === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(dropped).toEqual([
+        {
+          event: 'key.rotated',
+          at: expect.any(String),
+          status: 'dropped',
+          error: '30 messages not sent: 100 were already waiting for this webhook (rate cap or retries)',
+        },
+      ]);
+      await receiver.waitFor('the first messages', () => receiver.at('/busy').length > 0);
+      // Deleted: what still waits is never sent.
+      await save([]);
     });
   });
 });
