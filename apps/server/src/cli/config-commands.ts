@@ -14,6 +14,7 @@ import {
 } from '@arrbiter/server/declarative-config';
 import { HistoryModule } from '@arrbiter/server/history';
 import { buildLoggerOptions } from '@arrbiter/server/http';
+import { NotificationsModule } from '@arrbiter/server/notifications';
 import { Logger, LoggerModule } from 'nestjs-pino';
 import { ENTITIES } from '../app/entities';
 
@@ -35,6 +36,8 @@ class ConfigCommandsModule {
         DatabaseModule.forRoot({ entities: ENTITIES }),
         CryptoModule,
         HistoryModule,
+        // The domains raise events through its Notifier, and the settings hold its webhooks.
+        NotificationsModule,
         CatalogModule,
         DeclarativeConfigModule,
       ],
