@@ -6,6 +6,7 @@ import type {
   ChangeDto,
   ConfigDocument,
   ConfigImportReport,
+  NotificationSettings,
   Page,
   ProxyConnectionDto,
   RevisionDto,
@@ -19,6 +20,9 @@ import { AdminHttpClient } from '../support/admin-client';
 import { runCommand, ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'declarative test passphrase' };
+
+/** A notification webhook's URL, declared through an environment reference (its topic is the secret). */
+const NTFY_URL = 'https://ntfy.example.test/gitops-secret-topic';
 
 /** Declarative configuration against the production build: two instances, the commands, CONFIG_FILE. */
 describe('declarative configuration of the production server', () => {
@@ -139,6 +143,7 @@ describe('declarative configuration of the production server', () => {
         settings: {
           proxyDefaults: { rateLimit: null, scrub: true },
           templateRepository: { url: '', ref: '', path: '', intervalMinutes: 0 },
+          notifications: { webhooks: [] },
         },
         services: [],
         templates: [],
@@ -300,6 +305,13 @@ describe('declarative configuration of the production server', () => {
         [
           '# Declared in a GitOps repository; secrets come from the environment and from mounted files.',
           'version: 1',
+          'settings:',
+          '  notifications:',
+          '    webhooks:',
+          '      - url: ${NTFY_URL}',
+          '        format: ntfy',
+          '        events: [key.rotated]',
+          '        enabled: true',
           'services:',
           `  - baseUrl: ${radarr.url}`,
           '    apiKey: ${RADARR_KEY}',
@@ -329,8 +341,10 @@ describe('declarative configuration of the production server', () => {
     });
 
     it('applies the document with its ${ENV} and ${file:} secrets, and changes nothing on the next start', async () => {
-      let server = await start({ ...env, RADARR_KEY: radarr.options.apiKey });
-      expect(server.output()).toContain('applied: services: 1 created; apps: 1 created; proxies: 1 created');
+      let server = await start({ ...env, RADARR_KEY: radarr.options.apiKey, NTFY_URL });
+      expect(server.output()).toContain(
+        'applied: settings: 1 updated; services: 1 created; apps: 1 created; proxies: 1 created',
+      );
       expect((await proxyCall(server, 'homepage', proxyKey)).status).toBe(200);
       let client = await signIn(server);
       const before = await exported(client);
@@ -342,9 +356,21 @@ describe('declarative configuration of the production server', () => {
       });
       expect(server.output()).not.toContain(radarr.options.apiKey);
       expect(server.output()).not.toContain(proxyKey);
+      expect(server.output()).not.toContain('gitops-secret-topic');
+      // The webhook's URL came from the environment; it is answered masked.
+      const notifications = await client.request<NotificationSettings>('GET', '/api/admin/v1/settings/notifications');
+      expect(notifications.webhooks).toEqual([
+        {
+          id: expect.any(String),
+          url: 'https://ntfy.example.test/…',
+          format: 'ntfy',
+          events: ['key.rotated'],
+          enabled: true,
+        },
+      ]);
       expect(await server.stop()).toBe(0);
 
-      server = await start({ ...env, RADARR_KEY: radarr.options.apiKey });
+      server = await start({ ...env, RADARR_KEY: radarr.options.apiKey, NTFY_URL });
       expect(server.output()).toContain('applied: nothing to change');
       client = await signIn(server);
       expect(await exported(client)).toEqual(before);

@@ -16,6 +16,9 @@ const byBaseUrl = <T extends { baseUrl: string }>(services: T[]): T[] =>
   [...services].sort((a, b) => (a.baseUrl < b.baseUrl ? -1 : 1));
 
 /** The admin API's declarative configuration: export, import (dry run and applied), validation, prune. */
+/** The source's webhook: its topic is the secret. */
+const WEBHOOK_URL = 'https://ntfy.example.test/arrbiter-secret-topic';
+
 describe('declarative configuration over the admin API', () => {
   let source: TestApp;
   let admin: AdminClient;
@@ -64,6 +67,12 @@ describe('declarative configuration over the admin API', () => {
     await admin.post(`/api/admin/v1/apps/${overseerr.id}/proxies`, { serviceId: movies.id }).expect(201);
     await admin.post(`/api/admin/v1/apps/${overseerr.id}/proxies`, { serviceId: shows.id }).expect(201);
     await admin.put('/api/admin/v1/settings/proxy-defaults', { rateLimit: null, scrub: true }).expect(200);
+    // No events: it is never called.
+    await admin
+      .put('/api/admin/v1/settings/notifications', {
+        webhooks: [{ url: WEBHOOK_URL, format: 'ntfy', events: [], enabled: true }],
+      })
+      .expect(200);
   });
   afterAll(async () => {
     await source?.close();
@@ -82,6 +91,10 @@ describe('declarative configuration over the admin API', () => {
       settings: {
         proxyDefaults: { rateLimit: null, scrub: true },
         templateRepository: { url: '', ref: '', path: '', intervalMinutes: 0 },
+        // The webhook's URL is a secret: masked without secrets.
+        notifications: {
+          webhooks: [{ url: 'https://ntfy.example.test/…', format: 'ntfy', events: [], enabled: true }],
+        },
       },
       // Sorted by base URL (the fakes' ports decide which comes first).
       services: byBaseUrl([
@@ -125,6 +138,7 @@ describe('declarative configuration over the admin API', () => {
     const text = JSON.stringify(document);
     expect(text).not.toContain(radarr.options.apiKey);
     expect(text).not.toContain(proxy.key);
+    expect(text).not.toContain('arrbiter-secret-topic');
 
     const withSecrets = await exported(admin, true);
     expect(withSecrets.services?.find((s) => s.type === 'radarr')).toEqual({
@@ -134,6 +148,7 @@ describe('declarative configuration over the admin API', () => {
       apiKey: radarr.options.apiKey,
     });
     expect(withSecrets.apps?.[0].proxies?.[0].key).toBe(proxy.key);
+    expect(withSecrets.settings?.notifications?.webhooks.map((w) => w.url)).toEqual([WEBHOOK_URL]);
 
     const yaml = await admin
       .get('/api/admin/v1/config/export?secrets=true')
@@ -156,9 +171,13 @@ describe('declarative configuration over the admin API', () => {
         services: [],
         apps: [],
         proxies: [],
-        unchanged: { settings: 2, services: 2, templates: 1, apps: 2, proxies: 3 },
+        unchanged: { settings: 3, services: 2, templates: 1, apps: 2, proxies: 3 },
       });
     }
+    // Without secrets too: a masked webhook URL keeps the webhook it masks.
+    const masked = (await admin.post('/api/admin/v1/config/import', await exported(admin)).expect(200))
+      .body as ConfigImportReport;
+    expect(masked).toMatchObject({ changed: false, settings: [], unchanged: { settings: 3 } });
     const changesAfter = (await admin.get('/api/admin/v1/changes').expect(200)).body as Page<ChangeDto>;
     expect(changesAfter.items[0].id).toBe(changesBefore.items[0].id);
   });
@@ -372,6 +391,42 @@ describe('declarative configuration over the admin API', () => {
         [
           'apps[0].template: no template named "Nope" here or under templates (a repository template comes from a template sync, or from a document exported with it)',
           'apps[0].proxies[0].service: no service "Lidarr" (give a base URL or the name of a service listed under services or registered here)',
+        ],
+      ],
+      [
+        'a webhook URL that is not http(s), and an unknown event',
+        {
+          version: 1,
+          settings: {
+            notifications: {
+              webhooks: [{ url: 'ftp://example.test/x', format: 'json', events: ['key.lost'], enabled: true }],
+            },
+          },
+        },
+        [
+          'settings.notifications.webhooks[0].url must start with http:// or https://',
+          'settings.notifications.webhooks[0].events: each value in events must be one of the following values: warning.new, learning.ended, template-sync.failed, template-sync.changed, service.unreachable, service.recovered, key.rotated',
+        ],
+      ],
+      [
+        'a masked webhook URL that matches no webhook',
+        {
+          version: 1,
+          settings: {
+            notifications: {
+              webhooks: [
+                {
+                  url: 'https://discord.com/api/webhooks/1/…',
+                  format: 'discord',
+                  events: ['key.rotated'],
+                  enabled: true,
+                },
+              ],
+            },
+          },
+        },
+        [
+          'settings.notifications: webhooks[0].url is masked and matches no webhook here: a new webhook needs its whole URL (export with secrets, or a ${ENV} reference in CONFIG_FILE)',
         ],
       ],
       [

@@ -1,4 +1,5 @@
 import type { AllowlistMap, Grant, ProxyDefaults, RateLimit, TemplateRepositorySettings } from './admin';
+import type { NotificationEventType, NotificationFormat } from './notifications';
 
 /** The version of the declarative configuration document this server reads and writes. */
 export const CONFIG_DOCUMENT_VERSION = 1;
@@ -25,11 +26,32 @@ export interface ConfigDocument {
 
 /**
  * Server-wide settings. Each key is one section, read and applied on its own; a section left out is not
- * touched. (The notifications of issue 19 are another section, `notifications`, added beside these.)
+ * touched.
  */
 export interface ConfigSettings {
   proxyDefaults?: ProxyDefaults;
   templateRepository?: TemplateRepositorySettings;
+  notifications?: ConfigNotifications;
+}
+
+/**
+ * The notification webhooks, as a whole: an import makes the list this one (webhooks it leaves out are
+ * deleted). A webhook is matched to a stored one by its URL, so that it keeps its delivery history.
+ */
+export interface ConfigNotifications {
+  webhooks: ConfigWebhook[];
+}
+
+export interface ConfigWebhook {
+  /**
+   * The whole URL with `?secrets=true` (or a `${ENV}` / `${file:…}` reference in `CONFIG_FILE`);
+   * masked otherwise (`https://discord.com/api/webhooks/123/…`), which on import keeps the stored
+   * webhook it masks and cannot create one.
+   */
+  url: string;
+  format: NotificationFormat;
+  events: NotificationEventType[];
+  enabled: boolean;
 }
 
 export interface ConfigService {

@@ -1,4 +1,5 @@
 export * from './lib/coalescer';
+export { ConfigNotificationsDto } from './lib/dto/notification-settings.dto';
 export * from './lib/delivery-queue';
 export * from './lib/messages';
 export * from './lib/notification-dispatcher';
@@ -6,3 +7,4 @@ export * from './lib/notification-event';
 export * from './lib/notifications.module';
 export * from './lib/notifier';
 export * from './lib/webhook-url';
+export * from './lib/webhooks.service';

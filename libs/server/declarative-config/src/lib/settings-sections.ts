@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { ConfigSettings, ProxyDefaults, TemplateRepositorySettings } from '@arrbiter/contracts';
+import type {
+  ConfigNotifications,
+  ConfigSettings,
+  ProxyDefaults,
+  TemplateRepositorySettings,
+} from '@arrbiter/contracts';
+import { maskWebhookUrl, MASK, WebhooksService } from '@arrbiter/server/notifications';
 import { ProxyDefaultsService } from '@arrbiter/server/proxies';
 import { normaliseRepositorySettings, RepositorySettingsService } from '@arrbiter/server/template-sync';
 
 /**
  * One key of the document's `settings`: read for an export, compared and written by an import, each
- * through the service that owns the setting. This is the extension point for more settings: issue 19's
- * notification webhooks become a `notifications` section over their own service (secrets exported
- * only with `secrets: true`), added to `SETTINGS_SECTIONS` and to `ConfigSettingsDto`.
+ * through the service that owns the setting. More settings are more sections, added to
+ * `SETTINGS_SECTION_TYPES` and to `ConfigSettingsDto`.
  */
 export interface SettingsSection<K extends keyof ConfigSettings = keyof ConfigSettings> {
   readonly key: K;
@@ -73,7 +78,49 @@ export class TemplateRepositorySection implements SettingsSection<'templateRepos
   }
 }
 
+/**
+ * The notification webhooks (issue 19): URLs whole only with `secrets`, masked otherwise; a masked URL
+ * keeps the stored webhook it masks (`WebhooksService.fromDocument`).
+ */
+@Injectable()
+export class NotificationsSection implements SettingsSection<'notifications'> {
+  readonly key = 'notifications' as const;
+
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  read(secrets: boolean): Promise<ConfigNotifications> {
+    return this.webhooks.document(secrets);
+  }
+
+  async problems(value: ConfigNotifications): Promise<string[]> {
+    return (await this.webhooks.fromDocument(value)).problems;
+  }
+
+  /** `current` has whole URLs: a masked one in the document is compared masked. */
+  changes(current: ConfigNotifications, wanted: ConfigNotifications): string[] {
+    const [before, after] = [current.webhooks, wanted.webhooks];
+    const changes = before.length === after.length ? [] : [`${before.length} → ${after.length} webhooks`];
+    for (const [i, webhook] of after.entries()) {
+      const stored = before[i];
+      if (!stored) continue;
+      const url = webhook.url.includes(MASK) ? maskWebhookUrl(stored.url) : stored.url;
+      const fields = [
+        ...(url !== webhook.url ? ['url'] : []),
+        ...(stored.format !== webhook.format ? ['format'] : []),
+        ...(JSON.stringify([...stored.events].sort()) !== JSON.stringify([...webhook.events].sort()) ? ['events'] : []),
+        ...(stored.enabled !== webhook.enabled ? ['enabled'] : []),
+      ];
+      if (fields.length > 0) changes.push(`webhook ${i + 1}: ${fields.join(', ')}`);
+    }
+    return changes;
+  }
+
+  async writeInTransaction(value: ConfigNotifications, actor: string): Promise<void> {
+    await this.webhooks.saveInTransaction((await this.webhooks.fromDocument(value)).webhooks, actor);
+  }
+}
+
 /** The sections, in the order an import writes them (proxy defaults before the proxies they seed). */
 export const SETTINGS_SECTIONS = Symbol('SETTINGS_SECTIONS');
 
-export const SETTINGS_SECTION_TYPES = [ProxyDefaultsSection, TemplateRepositorySection] as const;
+export const SETTINGS_SECTION_TYPES = [ProxyDefaultsSection, TemplateRepositorySection, NotificationsSection] as const;

@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
+  ConfigNotifications,
   DeliveryStatus,
   NOTIFICATION_EVENTS,
   NotificationAttemptDto,
@@ -11,6 +12,7 @@ import {
   NotificationSettings,
   Page,
   WebhookDto,
+  WebhookRequest,
 } from '@arrbiter/contracts';
 import { SecretBox } from '@arrbiter/server/crypto';
 import { NOTIFICATION_SETTINGS_LOCK } from '@arrbiter/server/database';
@@ -20,7 +22,7 @@ import { Repository } from 'typeorm';
 import { NotificationSettingsDto } from './dto/notification-settings.dto';
 import { NotificationAttemptEntity } from './entities/notification-attempt.entity';
 import { WebhookEntity } from './entities/webhook.entity';
-import { MASK, maskWebhookUrl, MAX_ERROR_LENGTH } from './webhook-url';
+import { MASK, maskWebhookUrl, MAX_ERROR_LENGTH, webhookUrlProblem } from './webhook-url';
 
 /** The purpose a webhook URL is encrypted for (bound into the ciphertext). */
 export const WEBHOOK_URL_PURPOSE = 'notification-webhook-url';
@@ -105,52 +107,100 @@ export class WebhooksService {
    * are deleted with their attempts. 400 naming each problem, and nothing changes.
    */
   async save(dto: NotificationSettingsDto, actor: string): Promise<NotificationSettings> {
-    await this.txHost.withTransaction(async () => {
-      await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [NOTIFICATION_SETTINGS_LOCK]);
-      const stored = new Map((await this.webhooks.find()).map((row) => [row.id, row]));
-      const problems: string[] = [];
-      const listed = new Set<string>();
-      const rows = dto.webhooks.map((item, index) => {
-        const field = `webhooks.${index}`;
-        const current = item.id === undefined ? undefined : stored.get(item.id);
-        if (item.id !== undefined) {
-          if (!current) problems.push(`${field}.id: no webhook has this id (leave id out to add a webhook)`);
-          if (listed.has(item.id)) problems.push(`${field}.id: this webhook is listed twice`);
-          listed.add(item.id);
-        }
-        let urlCiphertext = current?.urlCiphertext;
-        if (item.url === undefined) {
-          if (!current && item.id === undefined) problems.push(`${field}.url is required for a new webhook`);
-        } else if (item.url.includes(MASK)) {
-          if (current && this.masked(current) !== item.url)
-            problems.push(`${field}.url is a masked URL that is not this webhook's: enter the whole new URL`);
-          else if (!current && item.id === undefined)
-            problems.push(`${field}.url is a masked URL: enter the whole URL of the new webhook`);
-        } else {
-          urlCiphertext = this.secrets.encrypt(item.url, WEBHOOK_URL_PURPOSE);
-        }
-        return this.webhooks.create({
-          ...(current ? { id: current.id } : {}),
-          urlCiphertext,
-          format: item.format,
-          events: inEventOrder(item.events),
-          enabled: item.enabled,
-          position: index,
-        });
-      });
-      if (problems.length > 0) throw new BadRequestException(problems);
-      const deleted = [...stored.keys()].filter((id) => !listed.has(id));
-      if (deleted.length > 0) await this.webhooks.delete(deleted);
-      await this.webhooks.save(rows);
-      await this.audit.record({
-        actor,
-        action: 'settings.notifications-saved',
-        objectType: 'settings',
-        objectName: 'notifications',
-        summary: describeList(rows, deleted.length),
+    await this.txHost.withTransaction(() => this.saveInTransaction(dto.webhooks, actor));
+    return this.settings();
+  }
+
+  /** `save` in the caller's transaction (a declarative import); 400 naming each problem. */
+  async saveInTransaction(webhooks: readonly WebhookRequest[], actor: string): Promise<void> {
+    await this.txHost.tx.query('SELECT pg_advisory_xact_lock($1)', [NOTIFICATION_SETTINGS_LOCK]);
+    const stored = new Map((await this.webhooks.find()).map((row) => [row.id, row]));
+    const problems: string[] = [];
+    const listed = new Set<string>();
+    const rows = webhooks.map((item, index) => {
+      const field = `webhooks.${index}`;
+      const current = item.id === undefined ? undefined : stored.get(item.id);
+      if (item.id !== undefined) {
+        if (!current) problems.push(`${field}.id: no webhook has this id (leave id out to add a webhook)`);
+        if (listed.has(item.id)) problems.push(`${field}.id: this webhook is listed twice`);
+        listed.add(item.id);
+      }
+      let urlCiphertext = current?.urlCiphertext;
+      if (item.url === undefined) {
+        if (!current && item.id === undefined) problems.push(`${field}.url is required for a new webhook`);
+      } else if (item.url.includes(MASK)) {
+        if (current && this.masked(current) !== item.url)
+          problems.push(`${field}.url is a masked URL that is not this webhook's: enter the whole new URL`);
+        else if (!current && item.id === undefined)
+          problems.push(`${field}.url is a masked URL: enter the whole URL of the new webhook`);
+      } else {
+        urlCiphertext = this.secrets.encrypt(item.url, WEBHOOK_URL_PURPOSE);
+      }
+      return this.webhooks.create({
+        ...(current ? { id: current.id } : {}),
+        urlCiphertext,
+        format: item.format,
+        events: inEventOrder(item.events),
+        enabled: item.enabled,
+        position: index,
       });
     });
-    return this.settings();
+    if (problems.length > 0) throw new BadRequestException(problems);
+    const deleted = [...stored.keys()].filter((id) => !listed.has(id));
+    if (deleted.length > 0) await this.webhooks.delete(deleted);
+    await this.webhooks.save(rows);
+    await this.audit.record({
+      actor,
+      action: 'settings.notifications-saved',
+      objectType: 'settings',
+      objectName: 'notifications',
+      summary: describeList(rows, deleted.length),
+    });
+  }
+
+  /** The webhooks as a declarative document lists them: URLs whole with `secrets`, masked otherwise. */
+  async document(secrets: boolean): Promise<ConfigNotifications> {
+    const rows = await this.webhooks.find({ order: { position: 'ASC', createdAt: 'ASC' } });
+    return {
+      webhooks: rows.map((row) => ({
+        url: secrets ? (this.decrypted(row) ?? UNREADABLE) : this.masked(row),
+        format: row.format,
+        events: row.events,
+        enabled: row.enabled,
+      })),
+    };
+  }
+
+  /**
+   * What saving a document's webhooks means: each matched to a stored webhook by its URL (whole, or
+   * masked as exported without secrets), so that it keeps its id and attempts; the others new. A
+   * masked URL that matches no stored webhook, or a bad URL, is a problem (`webhooks[i].url …`).
+   */
+  async fromDocument(document: ConfigNotifications): Promise<{ webhooks: WebhookRequest[]; problems: string[] }> {
+    const stored = (await this.webhooks.find({ order: { position: 'ASC', createdAt: 'ASC' } })).map((row) => ({
+      row,
+      url: this.decrypted(row),
+    }));
+    const used = new Set<string>();
+    const problems: string[] = [];
+    const webhooks = document.webhooks.map((item, index): WebhookRequest => {
+      const masked = item.url.includes(MASK);
+      const problem = masked ? null : webhookUrlProblem(item.url);
+      if (problem) problems.push(`webhooks[${index}].url ${problem}`);
+      const match = stored.find(
+        ({ row, url }) =>
+          !used.has(row.id) && url !== null && (masked ? maskWebhookUrl(url) === item.url : url === item.url),
+      );
+      if (masked && !match)
+        problems.push(
+          `webhooks[${index}].url is masked and matches no webhook here: a new webhook needs its whole URL (export with secrets, or a \${ENV} reference in CONFIG_FILE)`,
+        );
+      const fields = { format: item.format, events: item.events, enabled: item.enabled };
+      if (!match) return { ...fields, ...(masked ? {} : { url: item.url }) };
+      used.add(match.row.id);
+      return { id: match.row.id, ...fields };
+    });
+    return { webhooks, problems };
   }
 
   /** The webhook with its URL in the clear, for a delivery; null when there is none. */
@@ -225,10 +275,16 @@ export class WebhooksService {
   }
 
   private masked(row: WebhookEntity): string {
+    const url = this.decrypted(row);
+    return url === null ? UNREADABLE : maskWebhookUrl(url);
+  }
+
+  /** The URL, or null when it cannot be decrypted (SECRET_KEY changed). */
+  private decrypted(row: WebhookEntity): string | null {
     try {
-      return maskWebhookUrl(this.secrets.decrypt(row.urlCiphertext, WEBHOOK_URL_PURPOSE));
+      return this.secrets.decrypt(row.urlCiphertext, WEBHOOK_URL_PURPOSE);
     } catch {
-      return UNREADABLE;
+      return null;
     }
   }
 }

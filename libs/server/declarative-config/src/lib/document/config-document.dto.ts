@@ -11,6 +11,7 @@ import { CONFIG_DOCUMENT_VERSION } from '@arrbiter/contracts';
 import { SLUG } from '@arrbiter/server/apps';
 import { SERVICE_TYPE } from '@arrbiter/server/catalog';
 import { PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
+import { ConfigNotificationsDto } from '@arrbiter/server/notifications';
 import { ProxyDefaultsDto, RateLimitDto } from '@arrbiter/server/proxies';
 import { API_KEY, API_KEY_MESSAGE } from '@arrbiter/server/services';
 import { TemplateRepositoryDto } from '@arrbiter/server/template-sync';
@@ -52,7 +53,11 @@ export class ConfigSettingsDto implements ConfigSettings {
   @ValidateNested()
   @Type(() => TemplateRepositoryDto)
   templateRepository?: TemplateRepositoryDto;
-  // Issue 19's notifications become a third section here (see settings-sections.ts).
+
+  @IfPresent()
+  @ValidateNested()
+  @Type(() => ConfigNotificationsDto)
+  notifications?: ConfigNotificationsDto;
 }
 
 export class ConfigServiceDto implements ConfigService {

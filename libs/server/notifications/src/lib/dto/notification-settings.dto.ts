@@ -1,4 +1,6 @@
 import {
+  ConfigNotifications,
+  ConfigWebhook,
   MAX_WEBHOOKS,
   NOTIFICATION_EVENTS,
   NOTIFICATION_FORMATS,
@@ -42,18 +44,8 @@ function IsWebhookUrl(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-export class WebhookRequestDto implements WebhookRequest {
-  /** A stored webhook's id; absent for a new one. */
-  @IsOptional()
-  @IsUUID()
-  id?: string;
-
-  /** Absent (or masked as read) to keep the stored URL. */
-  @IsOptional()
-  @IsWebhookUrl()
-  @IsString()
-  url?: string;
-
+/** What every webhook has: its format, its events, and whether it is on. */
+class WebhookFieldsDto {
   @IsIn(NOTIFICATION_FORMATS)
   format!: NotificationFormat;
 
@@ -67,10 +59,41 @@ export class WebhookRequestDto implements WebhookRequest {
   enabled!: boolean;
 }
 
+export class WebhookRequestDto extends WebhookFieldsDto implements WebhookRequest {
+  /** A stored webhook's id; absent for a new one. */
+  @IsOptional()
+  @IsUUID()
+  id?: string;
+
+  /** Absent (or masked as read) to keep the stored URL. */
+  @IsOptional()
+  @IsWebhookUrl()
+  @IsString()
+  url?: string;
+}
+
+const MAX_WEBHOOKS_MESSAGE = `webhooks must hold at most ${MAX_WEBHOOKS} webhooks`;
+
 export class NotificationSettingsDto implements NotificationSettingsRequest {
   @ValidateNested({ each: true })
   @Type(() => WebhookRequestDto)
-  @ArrayMaxSize(MAX_WEBHOOKS, { message: `webhooks must hold at most ${MAX_WEBHOOKS} webhooks` })
+  @ArrayMaxSize(MAX_WEBHOOKS, { message: MAX_WEBHOOKS_MESSAGE })
   @IsArray()
   webhooks!: WebhookRequestDto[];
+}
+
+/** A webhook in a declarative document: its URL whole or masked (matched by `WebhooksService.fromDocument`). */
+export class ConfigWebhookDto extends WebhookFieldsDto implements ConfigWebhook {
+  @IsWebhookUrl()
+  @IsString()
+  url!: string;
+}
+
+/** `settings.notifications` of a declarative document. */
+export class ConfigNotificationsDto implements ConfigNotifications {
+  @ValidateNested({ each: true })
+  @Type(() => ConfigWebhookDto)
+  @ArrayMaxSize(MAX_WEBHOOKS, { message: MAX_WEBHOOKS_MESSAGE })
+  @IsArray()
+  webhooks!: ConfigWebhookDto[];
 }
