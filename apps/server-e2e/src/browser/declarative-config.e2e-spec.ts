@@ -7,7 +7,7 @@ import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { parse, stringify } from 'yaml';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser, openBrowser, signInThroughDashboard } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'backup and configuration passphrase' };
@@ -42,12 +42,12 @@ describe('backup and declarative configuration in the dashboard', () => {
     });
     await admin.request('POST', `/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id });
     browser = await openBrowser();
-    const { page } = browser;
-    await page.goto(`${origin}/settings`);
-    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
-    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Backup & configuration' }).waitFor();
+    await signInThroughDashboard(browser.page, origin, {
+      username: ADMIN.ADMIN_USERNAME,
+      password: ADMIN.ADMIN_PASSWORD,
+    });
+    await browser.page.goto(`${origin}/settings`);
+    await browser.page.getByRole('heading', { name: 'Backup & configuration' }).waitFor();
   });
   afterEach(async () => {
     const name = expect.getState().currentTestName;

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { WebhookJsonPayload } from '@arrbiter/contracts';
 import { createTestDatabase, TestDatabase, WebhookReceiver } from '@arrbiter/server/testing';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser, openBrowser, signInThroughDashboard } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'notifications browser passphrase' };
@@ -44,12 +44,12 @@ describe('notifications settings in a real browser', () => {
     server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
     origin = `http://localhost:${server.port}`;
     browser = await openBrowser();
-    const { page } = browser;
-    await page.goto(`${origin}/settings`);
-    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
-    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await signInThroughDashboard(browser.page, origin, {
+      username: ADMIN.ADMIN_USERNAME,
+      password: ADMIN.ADMIN_PASSWORD,
+    });
+    await browser.page.goto(`${origin}/settings`);
+    await browser.page.getByRole('heading', { name: 'Settings' }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();
