@@ -10,7 +10,13 @@ import type {
   WebhookJsonPayload,
 } from '@arrbiter/contracts';
 import { NOTIFICATION_EVENTS } from '@arrbiter/contracts';
-import { createTestDatabase, ReceivedWebhook, TestDatabase, WebhookReceiver } from '@arrbiter/server/testing';
+import {
+  createTestDatabase,
+  eventually,
+  ReceivedWebhook,
+  TestDatabase,
+  WebhookReceiver,
+} from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -67,16 +73,11 @@ describe('notifications of the production server, to a local webhook receiver', 
     await response.arrayBuffer();
     expect(response.status).toBe(403);
   };
-  /** Polls the warnings of the proxy until `check` holds (the write-behind flushes every second). */
-  const warningsUntil = async (what: string, check: (warnings: WarningDto[]) => boolean) => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const page = await admin.request<Page<WarningDto>>('GET', `/api/admin/v1/warnings?proxyId=${proxy.id}`);
-      if (check(page.items)) return page.items;
-      if (Date.now() > deadline) throw new Error(`warnings: ${what}; got ${JSON.stringify(page.items)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  /** Waits for the warnings of the proxy to show `check` (the write-behind flushes every second). */
+  const warningsUntil = (what: string, check: (warnings: WarningDto[]) => boolean) =>
+    eventually(`warnings: ${what}`, async () =>
+      check((await admin.request<Page<WarningDto>>('GET', `/api/admin/v1/warnings?proxyId=${proxy.id}`)).items),
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from './eventually';
 
 /** A request the receiver got: method, path (with query), headers and the body as text. */
 export interface ReceivedWebhook {
@@ -62,22 +63,19 @@ export class WebhookReceiver {
     return this.received.filter((r) => r.path.split('?')[0] === path);
   }
 
-  /** Polls (up to `timeoutMs`, 10 s at most) until `check` holds for what arrived; throws naming what did. */
-  async waitFor<T>(
-    what: string,
-    check: (received: ReceivedWebhook[]) => T | undefined | false,
-    timeoutMs = 10_000,
-  ): Promise<T> {
-    const deadline = Date.now() + Math.min(timeoutMs, 10_000);
-    for (;;) {
-      const result = check(this.received);
-      if (result !== undefined && result !== false) return result;
-      if (Date.now() > deadline) {
-        const got = this.received.map((r) => `${r.method} ${r.path} ${r.body.slice(0, 200)}`).join('\n');
-        throw new Error(`webhook receiver: ${what} did not arrive; got:\n${got}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
+  /** Polls (`eventually`) until `check` holds for what arrived, and answers what it found; a failure lists what came. */
+  async waitFor<T>(what: string, check: (received: ReceivedWebhook[]) => T | undefined | false): Promise<T> {
+    let found: T | undefined | false;
+    try {
+      await eventually(`webhook receiver: ${what}`, () => {
+        found = check(this.received);
+        return found !== undefined && found !== false;
+      });
+    } catch (error) {
+      const got = this.received.map((r) => `${r.method} ${r.path} ${r.body.slice(0, 200)}`).join('\n');
+      throw new Error(`${(error as Error).message}; got:\n${got}`);
     }
+    return found as T;
   }
 
   async stop(): Promise<void> {
