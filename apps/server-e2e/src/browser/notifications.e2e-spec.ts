@@ -73,6 +73,8 @@ describe('notifications settings in a real browser', () => {
       await form.getByRole('alert').getByText('Enter the webhook’s URL.').waitFor();
       await form.getByLabel('Webhook URL').fill(`${receiver.url}${HOOK_PATH}`);
       await form.getByRole('button', { name: 'None' }).click();
+      // Rendered unchecked before it is checked again (else check() finds it checked and does nothing).
+      await form.getByRole('checkbox', { name: 'Key rotated', checked: false }).waitFor();
       await form.getByLabel('Key rotated').check();
       await form.getByLabel('Service unreachable').check();
       await noViolations(page, 'new webhook form', 'light');

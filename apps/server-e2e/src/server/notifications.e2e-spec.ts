@@ -208,6 +208,7 @@ describe('notifications of the production server, to a local webhook receiver', 
       { name: 'App', value: 'Overseerr', inline: true },
       { name: 'Service', value: 'Movies', inline: true },
       { name: 'By', value: 'admin', inline: true },
+      { name: 'Old key works until', value: 'stopped at once', inline: true },
     ]);
     // Not ASCII (the arrow): RFC 2047-encoded, which ntfy decodes.
     expect(arrived.ntfy.headers['title']).toMatch(/^=\?UTF-8\?B\?/);

@@ -254,13 +254,26 @@ describe('notifications: webhook settings, events and delivery', () => {
         suppressed: 0,
         data: { proxyId: proxy.id, appId: app.id, appName: 'App rotating', serviceName: 'Movies', actor: 'admin' },
       });
+      expect(message.data['previousKeyValidUntil']).toBeNull();
+      expect(message.text).toContain('The old key no longer works');
+
+      // With a grace period: until when the old key works.
+      const graced = (
+        await admin.post(`/api/admin/v1/proxies/${proxy.id}/rotate-key`, { graceMinutes: 60 }).expect(200)
+      ).body as { key: string; previousKeyValidUntil: string };
+      await deliver();
+      const [, second] = await receiver.waitFor('the second key.rotated', () => {
+        const found = documents('/events').filter((d) => d.event === 'key.rotated');
+        return found.length > 1 && found;
+      });
+      expect(second.data['previousKeyValidUntil']).toBe(graced.previousKeyValidUntil);
+      expect(second.text).toContain(`The old key keeps working until ${graced.previousKeyValidUntil}`);
+
       const raw = receiver
         .at('/events')
         .map((r) => r.body)
         .join('');
-      expect(raw).not.toContain(key);
-      expect(raw).not.toContain(proxy.key);
-      expect(raw).not.toContain(upstream.options.apiKey);
+      for (const secret of [key, graced.key, proxy.key, upstream.options.apiKey]) expect(raw).not.toContain(secret);
     });
 
     it('warning.new: once per route of a proxy and hour; a refusal after a grant is news, coalesced within the hour', async () => {
@@ -453,7 +466,8 @@ describe('notifications: webhook settings, events and delivery', () => {
       const { proxy, app } = await newProxy('busy');
       const subject = { id: proxy.id, appId: app.id, appName: app.name, serviceId: service.id, serviceName: 'Movies' };
       const notifier = t.app.get(Notifier);
-      for (let i = 0; i < 130; i += 1) notifier.raise({ type: 'key.rotated', proxy: subject, actor: `admin${i}` });
+      for (let i = 0; i < 130; i += 1)
+        notifier.raise({ type: 'key.rotated', proxy: subject, actor: `admin${i}`, previousKeyValidUntil: null });
       await t.app.get(NotificationDispatcher).flush();
       let dropped: NotificationAttemptDto[] = [];
       await eventually('the dropped attempt', async () => {
