@@ -26,7 +26,8 @@ import type {
   TemplateSyncReport,
 } from '@arrbiter/contracts';
 import { parseOpenApi, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
-import { DEFAULT_FETCH_LIMITS, TEMPLATE_SYNC_LOCK, TemplateSyncService } from '@arrbiter/server/template-sync';
+import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
+import { DEFAULT_FETCH_LIMITS, TemplateSyncService } from '@arrbiter/server/template-sync';
 import { readTemplateDirectory } from '@arrbiter/server/templates';
 import { GitHttpServer, TestGitRepository } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';

@@ -1,6 +1,7 @@
 import type { ProxyUsageResponse, UsageOverviewResponse } from '@arrbiter/contracts';
 import { eventually, usageTotals as total } from '@arrbiter/server/testing';
-import { USAGE_RETENTION_LOCK, UsageRecorder, UsageRetention } from '@arrbiter/server/usage';
+import { USAGE_RETENTION_LOCK } from '@arrbiter/server/database';
+import { UsageRecorder, UsageRetention } from '@arrbiter/server/usage';
 import { DataSource } from 'typeorm';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { createSharedDatabase } from '../testing/shared-database';

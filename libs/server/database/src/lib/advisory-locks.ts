@@ -1,16 +1,22 @@
 import type { DataSource } from 'typeorm';
 
 /**
- * PostgreSQL advisory lock keys, one per kind of work that two replicas must not do at once (the
- * template sync's is `TEMPLATE_SYNC_LOCK` in the template-sync lib, 726_118_201; the usage purge's
- * `USAGE_RETENTION_LOCK` in the usage lib, 726_118_210).
+ * PostgreSQL advisory lock keys, one per kind of work that two replicas must not do at once. Every key
+ * is declared here, so that no two kinds of work share one: `advisory-locks.spec.ts` checks that the
+ * exported `*_LOCK` values are distinct.
  */
+/** A template sync (scheduled or on request): one replica at a time. */
+export const TEMPLATE_SYNC_LOCK = 726_118_201;
 export const MIGRATION_LOCK = 726_118_202;
 export const FIRST_ADMIN_LOCK = 726_118_203;
 /** The periodic reachability check of the services: one replica at a time. */
 export const SERVICE_CHECK_LOCK = 726_118_204;
 /** Saving the notification webhooks: one save at a time, so that a save replaces the list it read. */
 export const NOTIFICATION_SETTINGS_LOCK = 726_118_205;
+/** The hourly purge of usage counters older than `USAGE_RETENTION_DAYS`: one replica at a time. */
+export const USAGE_RETENTION_LOCK = 726_118_206;
+/** A declarative import (API, command line or `CONFIG_FILE` at start-up): one at a time. */
+export const CONFIG_IMPORT_LOCK = 726_118_207;
 
 /**
  * Runs `work` holding a session advisory lock on a connection of its own, when no other session

@@ -18,16 +18,13 @@ import type {
 } from '@arrbiter/contracts';
 import { AppRow, AppsService } from '@arrbiter/server/apps';
 import { generateProxyKey, keyDigest } from '@arrbiter/server/crypto';
-import { ChangeBus } from '@arrbiter/server/database';
+import { ChangeBus, CONFIG_IMPORT_LOCK } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { diffGrants, effectiveAllowlist, normaliseOverrides } from '@arrbiter/server/permissions';
 import { DeclaredProxy, ProxiesService, ProxyDefaultsService, ProxyRow, rateLimitOf } from '@arrbiter/server/proxies';
 import { checkBaseUrl, Discovery, ServiceRow, ServicesService } from '@arrbiter/server/services';
 import { TemplateRow, TemplatesService } from '@arrbiter/server/templates';
 import { SETTINGS_SECTIONS, SettingsSection } from './settings-sections';
-
-/** The advisory lock that lets one import run at a time, across replicas too (a `CONFIG_FILE` at start-up). */
-export const CONFIG_IMPORT_LOCK = 726_118_210;
 
 export interface ImportOptions {
   dryRun: boolean;

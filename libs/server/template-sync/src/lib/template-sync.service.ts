@@ -17,6 +17,7 @@ import type {
   TemplateProblem,
   TemplateSyncReport,
 } from '@arrbiter/contracts';
+import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
 import { AppsService } from '@arrbiter/server/apps';
 import { AppConfig, Clock } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
@@ -43,9 +44,6 @@ import {
 } from './repository-fetch';
 import { localDirectoryRules } from './local-directory';
 import { RepositorySettingsService } from './repository-settings.service';
-
-/** The PostgreSQL advisory lock that keeps syncs from running at once, across replicas too. */
-export const TEMPLATE_SYNC_LOCK = 726_118_201;
 
 type Blocks = Record<string, AllowlistMap>;
 

@@ -2,11 +2,10 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, Clock } from '@arrbiter/server/config';
-import { DatabaseLifecycle } from '@arrbiter/server/database';
+import { DatabaseLifecycle, USAGE_RETENTION_LOCK } from '@arrbiter/server/database';
 import { HOUR_MS, hourOf } from './usage-counter';
 
 /** The advisory lock of the usage purge: one replica at a time (see libs/server/database's advisory-locks.ts). */
-export const USAGE_RETENTION_LOCK = 726_118_210;
 /** How often counters older than `USAGE_RETENTION_DAYS` are deleted; the first time a minute after start. */
 export const USAGE_PURGE_INTERVAL_MS = HOUR_MS;
 const FIRST_PURGE_MS = 60_000;
