@@ -11,7 +11,7 @@ module.exports = {
     '/node_modules/.+\\.(c|m)?js$': join(__dirname, 'tools/jest/esm-interop-transformer.cjs'),
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@electric-sql|@nestjs/typeorm|http-proxy-middleware|httpxy|is-plain-obj)/)',
+    '/node_modules/(?!(@electric-sql|@nestjs/typeorm|http-proxy-middleware|httpxy|is-plain-obj|openid-client|oauth4webapi|jose)/)',
   ],
   testTimeout: 120_000,
   // One initialised embedded PostgreSQL data directory that each suite copies (see the file).

@@ -2,7 +2,7 @@ import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiDocsModule } from '@arrbiter/server/api-docs';
 import { AppsModule } from '@arrbiter/server/apps';
-import { AdminRequest, AuthModule, OriginGuard, SessionGuard } from '@arrbiter/server/auth';
+import { AdminRequest, AuthenticationGuard, AuthModule, OriginGuard, RolesGuard } from '@arrbiter/server/auth';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { AppConfig, Clock, ConfigModule } from '@arrbiter/server/config';
 import { CryptoModule } from '@arrbiter/server/crypto';
@@ -37,7 +37,7 @@ export interface AppModuleOptions {
  * or configuration document (`MAX_DOCUMENT_BYTES`, which YAML documents get too).
  */
 function jsonBodyLimit(request: AdminRequest): string {
-  // The session guard names the administrator; on a public route there is none.
+  // The authentication guard names the administrator; on a public route there is none.
   if (!request.admin) return '4kb';
   return request.path.startsWith('/api/admin/v1/openapi/') || request.path === '/api/admin/v1/config/import'
     ? '10mb'
@@ -79,10 +79,11 @@ export class AppModule {
           useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }),
         },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // Order matters: a forged write is refused before any session lookup, and no body is read
-        // before both have let the request in (a future credential's guard goes before the body too).
+        // Order matters: a forged write is refused before any credential lookup, and no body is read
+        // before the caller is known and their role allows the route.
         { provide: APP_GUARD, useExisting: OriginGuard },
-        { provide: APP_GUARD, useExisting: SessionGuard },
+        { provide: APP_GUARD, useExisting: AuthenticationGuard },
+        { provide: APP_GUARD, useExisting: RolesGuard },
         { provide: APP_GUARD, useValue: new JsonBodyGuard(jsonBodyLimit) },
       ],
     };

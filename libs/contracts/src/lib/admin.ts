@@ -110,6 +110,14 @@ export interface ProxyConnectionDto extends ProxyDto {
   proxyUrl: string;
 }
 
+/** `GET /api/admin/v1/proxies/:id`: connection details; `key` is left out for viewers (a secret). */
+export type ProxyDetailsDto = Omit<ProxyConnectionDto, 'key'> & { key?: string };
+
+/** `GET /api/admin/v1/proxies/:id/key`: reveals the proxy key (editors and owners; viewers get 403). */
+export interface ProxyKeyResponse {
+  key: string;
+}
+
 export interface CreateProxyRequest {
   serviceId: string;
 }
@@ -305,6 +313,8 @@ export const CHANGE_OBJECT_TYPES = [
   'settings',
   'openapi',
   'config',
+  'account',
+  'token',
 ] as const;
 
 export type ChangeObjectType = (typeof CHANGE_OBJECT_TYPES)[number];

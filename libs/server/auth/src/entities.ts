@@ -4,3 +4,4 @@
 export * from './lib/auth-entities';
 export * from './lib/entities/admin-session.entity';
 export * from './lib/entities/admin-user.entity';
+export * from './lib/entities/api-token.entity';

@@ -5,3 +5,4 @@ export * from './lib/load-config';
 export * from './lib/clock';
 export * from './lib/trusted-proxies';
 export * from './lib/document-file';
+export * from './lib/staff-auth-config';

@@ -1,9 +1,17 @@
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { AppConfig } from '@arrbiter/server/config';
 import { FIRST_ADMIN_LOCK } from '@arrbiter/server/database';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, Not, Repository } from 'typeorm';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
 import { PasswordHasher } from './password-hasher';
@@ -45,15 +53,22 @@ export class AdminUsersService implements OnApplicationBootstrap {
    */
   async ensureFirstAdmin(): Promise<void> {
     if ((await this.users.count()) > 0) return;
+    if (!this.config.passwordSignIn && this.config.adminUsername === undefined) {
+      this.logger.warn(
+        'There is no administrator and PASSWORD_SIGN_IN=false: set ADMIN_USERNAME to the name the first owner ' +
+          'signs in with through single sign-on or forward-auth (or let OIDC_AUTO_CREATE map someone to owner)',
+      );
+      return;
+    }
     const username = (this.config.adminUsername ?? 'admin').toLowerCase();
-    const generated = this.config.adminPassword === undefined;
-    const password = this.config.adminPassword ?? generatePassword();
-    const passwordHash = await this.hasher.hash(password);
+    const generated = this.config.passwordSignIn && this.config.adminPassword === undefined;
+    const password = this.config.passwordSignIn ? (this.config.adminPassword ?? generatePassword()) : undefined;
+    const passwordHash = password === undefined ? null : await this.hasher.hash(password);
     const created = await this.users.manager.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [FIRST_ADMIN_LOCK]);
       const users = manager.withRepository(this.users);
       if ((await users.count()) > 0) return false;
-      await users.insert({ username, passwordHash });
+      await users.insert({ username, passwordHash, role: 'owner' });
       return true;
     });
     if (!created) return;
@@ -64,15 +79,43 @@ export class AdminUsersService implements OnApplicationBootstrap {
           '(shown once; change it with `npm run admin:reset-password -- <username>`)',
       );
     } else {
-      this.logger.log(`Created the first administrator "${username}" from ADMIN_USERNAME`);
+      this.logger.log(`Created the first administrator "${username}" (owner) from ADMIN_USERNAME`);
     }
   }
 
   /** The administrator whose credentials these are, or null (same cost either way). */
   async verify(username: string, password: string): Promise<AdminUserEntity | null> {
     const user = await this.users.findOneBy({ username: username.toLowerCase() });
-    const ok = await this.hasher.verify(user?.passwordHash, password);
+    const ok = await this.hasher.verify(user?.passwordHash ?? undefined, password);
     return ok && user ? user : null;
+  }
+
+  /**
+   * Changes an administrator's own password: checks the current one, stores the new one and ends their
+   * other sessions (all of them when `keepSessionId` is undefined), in one transaction.
+   */
+  async changePassword(
+    userId: string,
+    currentPassword: string,
+    newPassword: string,
+    keepSessionId: string | undefined,
+  ): Promise<AdminUserEntity> {
+    const user = await this.users.findOneBy({ id: userId });
+    if (!user) throw new NotFoundException('No such administrator');
+    if (user.passwordHash === null) {
+      throw new ConflictException('This account has no password: it signs in through single sign-on or forward-auth');
+    }
+    if (!(await this.hasher.verify(user.passwordHash, currentPassword))) {
+      throw new ForbiddenException('The current password is wrong');
+    }
+    if (currentPassword === newPassword) throw new BadRequestException(['newPassword must differ from the current one']);
+    const hash = await this.hasher.hash(newPassword);
+    await this.users.manager.transaction(async (manager) => {
+      await manager.withRepository(this.users).update({ id: user.id }, { passwordHash: hash });
+      const sessions = manager.withRepository(this.sessions);
+      await sessions.delete(keepSessionId === undefined ? { adminUserId: user.id } : { adminUserId: user.id, id: Not(keepSessionId) });
+    });
+    return user;
   }
 
   /** Sets a new password (generated when none is given) and ends the administrator's sessions. */

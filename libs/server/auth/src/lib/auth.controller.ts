@@ -1,22 +1,54 @@
-import { Controller, Get, HttpCode, HttpStatus, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { SessionResponse } from '@arrbiter/contracts';
+import {
+  Body,
+  ConflictException,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { AuthSessionDto, SessionResponse, SignInMethodsResponse } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { ChangesService } from '@arrbiter/server/history';
 import type { Request, Response } from 'express';
 import { AdminPrincipal, CurrentAdmin } from './admin-principal';
+import { AdminUsersService } from './admin-users.service';
 import { Public } from './decorators/public.decorator';
+import { ReadAccess } from './decorators/roles.decorator';
+import { ChangePasswordDto } from './dto/change-password.dto';
 import { AdminUserEntity } from './entities/admin-user.entity';
 import { LocalAuthGuard } from './guards/local-auth.guard';
+import { OidcCallbackGuard, OidcLoginGuard, SsoRequest } from './guards/oidc.guard';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionsService } from './sessions.service';
+import { SignInThrottle } from './sign-in-throttle';
 
 @Controller('api/auth')
 export class AuthController {
   constructor(
     private readonly sessions: SessionsService,
+    private readonly users: AdminUsersService,
+    private readonly throttle: SignInThrottle,
     private readonly config: AppConfig,
     private readonly audit: ChangesService,
   ) {}
+
+  /** What the sign-in page offers. */
+  @Public()
+  @Get('methods')
+  methods(): SignInMethodsResponse {
+    return {
+      password: this.config.passwordSignIn,
+      sso: this.config.oidc ? { label: this.config.oidc.label } : null,
+    };
+  }
 
   @Public()
   @UseGuards(LocalAuthGuard)
@@ -24,17 +56,30 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   async signIn(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionResponse> {
     const user = request.user as AdminUserEntity;
-    const token = await this.sessions.create(user, request.headers['user-agent']);
-    await this.audit.record({
-      actor: user.username,
-      action: 'session.signed-in',
-      objectType: 'session',
-      objectId: user.id,
-      objectName: user.username,
-      summary: `Signed in from ${request.ip ?? 'an unknown address'}`,
-    });
-    response.cookie(SESSION_COOKIE, token, sessionCookieOptions(this.config));
-    return { username: user.username };
+    await this.startSession(user, request, response, 'Signed in');
+    return { username: user.username, role: user.role };
+  }
+
+  /** Single sign-on: the guard answers with the redirect to the provider (or here, when it cannot). */
+  @Public()
+  @UseGuards(OidcLoginGuard)
+  @Get('oidc/login')
+  oidcLogin(@Req() request: SsoRequest, @Res() response: Response): void {
+    response.redirect(HttpStatus.FOUND, this.signInPage(request.user));
+  }
+
+  /** Where the provider sends the browser back: a session as a password sign-in makes, then the dashboard. */
+  @Public()
+  @UseGuards(OidcCallbackGuard)
+  @Get('oidc/callback')
+  async oidcCallback(@Req() request: SsoRequest, @Res() response: Response): Promise<void> {
+    const outcome = request.user;
+    if (!outcome?.ok) {
+      response.redirect(HttpStatus.FOUND, this.signInPage(outcome));
+      return;
+    }
+    await this.startSession(outcome.user, request, response, 'Signed in through single sign-on');
+    response.redirect(HttpStatus.FOUND, '/');
   }
 
   @Public()
@@ -57,8 +102,64 @@ export class AuthController {
     response.clearCookie(SESSION_COOKIE, options);
   }
 
+  @ReadAccess()
   @Get('session')
   session(@CurrentAdmin() admin: AdminPrincipal): SessionResponse {
-    return { username: admin.username };
+    return { username: admin.username, role: admin.role };
+  }
+
+  /** Changes the caller's own password (checked, and throttled as a sign-in); their other sessions end. */
+  @ReadAccess()
+  @Put('password')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  async changePassword(
+    @Body() dto: ChangePasswordDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Req() request: Request,
+  ): Promise<void> {
+    if (!this.config.passwordSignIn) throw new ConflictException('Password sign-in is off (PASSWORD_SIGN_IN=false)');
+    const user = await this.throttle.attempt(admin.username, request.ip ?? 'unknown', () =>
+      this.users.changePassword(admin.id, dto.currentPassword, dto.newPassword, admin.sessionId),
+    );
+    await this.audit.record({
+      actor: admin.actor,
+      action: 'account.password-changed',
+      objectType: 'account',
+      objectId: user.id,
+      objectName: user.username,
+      summary: 'Changed their own password (their other sessions ended)',
+    });
+  }
+
+  @ReadAccess()
+  @Get('sessions')
+  listSessions(@CurrentAdmin() admin: AdminPrincipal): Promise<AuthSessionDto[]> {
+    return this.sessions.list(admin.id, admin.sessionId);
+  }
+
+  @ReadAccess()
+  @Delete('sessions/:id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  endSession(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.sessions.revokeOwn(admin.id, id);
+  }
+
+  private async startSession(user: AdminUserEntity, request: Request, response: Response, summary: string) {
+    const address = request.ip;
+    const token = await this.sessions.create(user, { userAgent: request.headers['user-agent'], address });
+    await this.audit.record({
+      actor: user.username,
+      action: 'session.signed-in',
+      objectType: 'session',
+      objectId: user.id,
+      objectName: user.username,
+      summary: `${summary} from ${address ?? 'an unknown address'}`,
+    });
+    response.cookie(SESSION_COOKIE, token, sessionCookieOptions(this.config));
+  }
+
+  /** The sign-in page, saying why single sign-on did not sign the browser in. */
+  private signInPage(outcome: SsoRequest['user']): string {
+    return `/sign-in?sso=${outcome && !outcome.ok ? outcome.reason : 'failed'}`;
   }
 }

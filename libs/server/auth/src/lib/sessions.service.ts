@@ -1,15 +1,23 @@
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import type { AuthSessionDto } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { keyDigest } from '@arrbiter/server/crypto';
-import { LessThan, Repository } from 'typeorm';
+import { LessThan, Not, Repository } from 'typeorm';
 import { AdminPrincipal } from './admin-principal';
+import { describeDevice } from './device';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
 
 /** `last_seen_at` is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 60_000;
+
+/** Where a session was started or seen from. */
+export interface SessionClient {
+  userAgent: string | undefined;
+  address: string | undefined;
+}
 
 /** Server-side admin sessions in the database. */
 @Injectable()
@@ -20,7 +28,7 @@ export class SessionsService {
   ) {}
 
   /** Starts a session and returns its token (the cookie value); only its digest is stored. */
-  async create(user: AdminUserEntity, userAgent: string | undefined, now = new Date()): Promise<string> {
+  async create(user: AdminUserEntity, client: SessionClient, now = new Date()): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.sessions.delete({ expiresAt: LessThan(now) });
     await this.sessions.insert({
@@ -29,13 +37,14 @@ export class SessionsService {
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + this.config.sessionMaxSeconds * 1000),
-      userAgent: userAgent?.slice(0, 256) ?? null,
+      userAgent: client.userAgent?.slice(0, 256) ?? null,
+      address: client.address?.slice(0, 64) ?? null,
     });
     return token;
   }
 
   /** The administrator of a live session, or null for an unknown, idle or expired one. */
-  async resolve(token: string, now = new Date()): Promise<AdminPrincipal | null> {
+  async resolve(token: string, address?: string, now = new Date()): Promise<AdminPrincipal | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
     const id = keyDigest(token);
     const session = await this.sessions.findOne({ where: { id }, relations: { adminUser: true } });
@@ -45,10 +54,19 @@ export class SessionsService {
       await this.sessions.delete({ id });
       return null;
     }
-    if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
-      await this.sessions.update({ id }, { lastSeenAt: now });
+    const moved = address !== undefined && address.slice(0, 64) !== session.address;
+    if (moved || now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+      await this.sessions.update({ id }, { lastSeenAt: now, ...(address === undefined ? {} : { address: address.slice(0, 64) }) });
     }
-    return { id: session.adminUser.id, username: session.adminUser.username, sessionId: id };
+    const { adminUser } = session;
+    return {
+      id: adminUser.id,
+      username: adminUser.username,
+      role: adminUser.role,
+      credential: 'session',
+      sessionId: id,
+      actor: adminUser.username,
+    };
   }
 
   /** Ends a session; returns whose it was (undefined when there was none). */
@@ -58,5 +76,37 @@ export class SessionsService {
     if (!session) return undefined;
     await this.sessions.delete({ id });
     return session.adminUser?.username;
+  }
+
+  /** An administrator's live sessions, most recently seen first; `currentId` marks the caller's. */
+  async list(adminUserId: string, currentId: string | undefined, now = new Date()): Promise<AuthSessionDto[]> {
+    const idleSince = new Date(now.getTime() - this.config.sessionIdleSeconds * 1000);
+    const rows = await this.sessions
+      .createQueryBuilder('s')
+      .where('s.admin_user_id = :adminUserId', { adminUserId })
+      .andWhere('s.expires_at > :now', { now })
+      .andWhere('s.last_seen_at > :idleSince', { idleSince })
+      .orderBy('s.last_seen_at', 'DESC')
+      .take(100)
+      .getMany();
+    return rows.map((s) => ({
+      id: s.ref,
+      device: describeDevice(s.userAgent),
+      address: s.address,
+      createdAt: s.createdAt.toISOString(),
+      lastSeen: s.lastSeenAt.toISOString(),
+      current: s.id === currentId,
+    }));
+  }
+
+  /** Ends one of an administrator's sessions by its public id; 404 when it is not theirs. */
+  async revokeOwn(adminUserId: string, ref: string): Promise<void> {
+    const result = await this.sessions.delete({ adminUserId, ref });
+    if (!result.affected) throw new NotFoundException('No such session of yours');
+  }
+
+  /** Ends every session of an administrator except `keepId` (all of them when it is undefined). */
+  async revokeAll(adminUserId: string, keepId?: string): Promise<void> {
+    await this.sessions.delete(keepId === undefined ? { adminUserId } : { adminUserId, id: Not(keepId) });
   }
 }

@@ -29,6 +29,22 @@ export class TooManySignInsException extends RetryAfterException {
   }
 }
 
+/**
+ * A limiter whose counters live in the `sign_in_throttle` table (its `keyPrefix` keeps them apart from
+ * others'), through the DataSource's pool. Should the database fail, each replica counts in memory
+ * until it answers again.
+ */
+export function sharedLimiter(dataSource: DataSource, options: IRateLimiterOptions): RateLimiterAbstract {
+  return new RateLimiterPostgres({
+    ...options,
+    storeClient: dataSource,
+    storeType: 'typeorm',
+    tableName: SIGN_IN_THROTTLE_TABLE,
+    tableCreated: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+}
+
 const PER_USER: IRateLimiterOptions = {
   keyPrefix: 'sign-in-user',
   points: FAILURES_PER_USER_AND_ADDRESS,
@@ -70,16 +86,10 @@ export class SignInThrottle {
    * Should the database fail, each replica falls back to counting in memory until it answers again.
    */
   static sharedThrough(dataSource: DataSource, metrics: Metrics | null = null): SignInThrottle {
-    const shared = (options: IRateLimiterOptions) =>
-      new RateLimiterPostgres({
-        ...options,
-        storeClient: dataSource,
-        storeType: 'typeorm',
-        tableName: SIGN_IN_THROTTLE_TABLE,
-        tableCreated: true,
-        insuranceLimiter: new RateLimiterMemory(options),
-      });
-    return new SignInThrottle({ perUser: shared(PER_USER), perAddress: shared(PER_ADDRESS) }, metrics);
+    return new SignInThrottle(
+      { perUser: sharedLimiter(dataSource, PER_USER), perAddress: sharedLimiter(dataSource, PER_ADDRESS) },
+      metrics,
+    );
   }
 
   /**

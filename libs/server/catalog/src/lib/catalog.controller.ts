@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import type { OpenApiDocumentDto } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/auth';
 import { ChangesService } from '@arrbiter/server/history';
 import { CatalogService } from './catalog.service';
 
@@ -11,12 +11,14 @@ export class CatalogController {
     private readonly audit: ChangesService,
   ) {}
 
+  @ReadAccess()
   @Get()
   list(): Promise<OpenApiDocumentDto[]> {
     return this.catalog.list();
   }
 
   /** Uploads the OpenAPI description of one API version of a service type (e.g. `sonarr`/`v5`). */
+  @EditAccess()
   @Put(':serviceType/:apiVersion')
   async upload(
     @Param('serviceType') serviceType: string,
@@ -26,7 +28,7 @@ export class CatalogController {
   ): Promise<OpenApiDocumentDto> {
     const stored = await this.catalog.upload(serviceType, apiVersion, document);
     await this.audit.record({
-      actor: admin.username,
+      actor: admin.actor,
       action: 'openapi.uploaded',
       objectType: 'openapi',
       objectName: `${stored.serviceType} ${stored.apiVersion}`,

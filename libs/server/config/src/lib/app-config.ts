@@ -1,4 +1,5 @@
 import type { DocumentFile } from './document-file';
+import type { OidcConfig, TrustedAuthConfig } from './staff-auth-config';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -82,4 +83,10 @@ export class AppConfig {
    * at a time) for the `service.unreachable` / `service.recovered` notifications; 0: never.
    */
   readonly serviceCheckIntervalSeconds!: number;
+  /** `PASSWORD_SIGN_IN`: whether administrators may sign in with a username and password. */
+  readonly passwordSignIn!: boolean;
+  /** `OIDC_*`: single sign-on through an OpenID provider; `undefined`: off. */
+  readonly oidc!: OidcConfig | undefined;
+  /** `TRUSTED_AUTH_*`: a forward-auth proxy names the user in a header; `undefined`: off. */
+  readonly trustedAuth!: TrustedAuthConfig | undefined;
 }

@@ -15,6 +15,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { TrustedProxies } from './trusted-proxies';
+import { parseStaffAuth } from './staff-auth-config';
 import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
 import { ConfigError } from './config-error';
 import { DocumentFile, readDocumentFile } from './document-file';
@@ -303,7 +304,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     },
   );
 
-  if ((env.ADMIN_USERNAME === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+  const staffAuth = parseStaffAuth((name) => pick(environment, name), problems);
+  if (!staffAuth.passwordSignIn) {
+    // The first owner then signs in through SSO or forward-auth under that name.
+    if (env.ADMIN_PASSWORD !== undefined) problems.push('ADMIN_PASSWORD is set but PASSWORD_SIGN_IN=false');
+  } else if ((env.ADMIN_USERNAME === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
     problems.push('ADMIN_USERNAME and ADMIN_PASSWORD must be set together (or neither)');
   }
 
@@ -420,6 +425,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     usageRetentionDays: env.USAGE_RETENTION_DAYS ?? 90,
     usageCounting: env.USAGE_COUNTING !== 'false',
     serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
+    ...staffAuth,
   } satisfies AppConfig);
 }
 

@@ -17,6 +17,8 @@ export const NOTIFICATION_SETTINGS_LOCK = 726_118_205;
 export const USAGE_RETENTION_LOCK = 726_118_206;
 /** A declarative import (API, command line or `CONFIG_FILE` at start-up): one at a time. */
 export const CONFIG_IMPORT_LOCK = 726_118_207;
+/** Held by every change of an account's role or existence, so that the last owner always stays. */
+export const ADMIN_ROLES_LOCK = 726_118_208;
 
 /**
  * Runs `work` holding a session advisory lock on a connection of its own, when no other session

@@ -19,12 +19,14 @@ import type {
   Page,
   ProxyConnectionDto,
   ProxyDefaults,
+  ProxyDetailsDto,
   ProxyDto,
+  ProxyKeyResponse,
   RevisionDiffResponse,
   RevisionDto,
   RotateKeyResponse,
 } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { AdminPrincipal, CurrentAdmin, EditAccess, OwnerAccess, ReadAccess, hasRole } from '@arrbiter/server/auth';
 import { PageQueryDto } from '@arrbiter/server/http';
 import {
   CreateProxyDto,
@@ -52,50 +54,66 @@ export class ProxiesController {
     private readonly defaults: ProxyDefaultsService,
   ) {}
 
+  @ReadAccess()
   @Get('settings/proxy-defaults')
   proxyDefaults(): Promise<ProxyDefaults> {
     return this.defaults.get();
   }
 
+  @OwnerAccess()
   @Put('settings/proxy-defaults')
   saveProxyDefaults(@Body() dto: ProxyDefaultsDto, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDefaults> {
-    return this.defaults.put(dto, admin.username);
+    return this.defaults.put(dto, admin.actor);
   }
 
+  @ReadAccess()
   @Get('apps/:appId/proxies')
   list(@Param('appId', ParseUUIDPipe) appId: string): Promise<ProxyDto[]> {
     return this.proxies.listForApp(appId);
   }
 
+  @EditAccess()
   @Post('apps/:appId/proxies')
   create(
     @Param('appId', ParseUUIDPipe) appId: string,
     @Body() dto: CreateProxyDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<ProxyConnectionDto> {
-    return this.proxies.create(appId, dto, admin.username);
+    return this.proxies.create(appId, dto, admin.actor);
   }
 
+  /** Connection details; the key only for editors and owners (a viewer reads everything but secrets). */
+  @ReadAccess()
   @Get('proxies/:id')
-  get(@Param('id', ParseUUIDPipe) id: string): Promise<ProxyConnectionDto> {
-    return this.proxies.get(id);
+  get(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDetailsDto> {
+    return this.proxies.get(id, hasRole(admin.role, 'editor'));
   }
 
+  /** Reveals the key: a secret, so not for viewers. */
+  @EditAccess()
+  @Get('proxies/:id/key')
+  key(@Param('id', ParseUUIDPipe) id: string): Promise<ProxyKeyResponse> {
+    return this.proxies.key(id);
+  }
+
+  @EditAccess()
   @Patch('proxies/:id')
   update(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: UpdateProxyDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<ProxyDto> {
-    return this.proxies.setActive(id, dto.active, admin.username);
+    return this.proxies.setActive(id, dto.active, admin.actor);
   }
 
+  @EditAccess()
   @Delete('proxies/:id')
   @HttpCode(HttpStatus.NO_CONTENT)
   remove(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
-    return this.proxies.remove(id, admin.username);
+    return this.proxies.remove(id, admin.actor);
   }
 
+  @EditAccess()
   @Post('proxies/:id/rotate-key')
   @HttpCode(HttpStatus.OK)
   rotateKey(
@@ -103,16 +121,18 @@ export class ProxiesController {
     @Body() dto: RotateKeyDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<RotateKeyResponse> {
-    return this.proxies.rotateKey(id, dto.graceMinutes ?? 0, admin.username);
+    return this.proxies.rotateKey(id, dto.graceMinutes ?? 0, admin.actor);
   }
 
   /** Ends the previous key's grace period now; 404 when none is running. */
+  @EditAccess()
   @Delete('proxies/:id/previous-key')
   @HttpCode(HttpStatus.NO_CONTENT)
   endGrace(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
-    return this.proxies.endGrace(id, admin.username);
+    return this.proxies.endGrace(id, admin.actor);
   }
 
+  @EditAccess()
   @Put('proxies/:id/config')
   @UseInterceptors(RawOverridesCheck)
   saveConfig(
@@ -120,24 +140,28 @@ export class ProxiesController {
     @Body() dto: ProxyConfigDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<AllowlistResponse> {
-    return this.allowlists.saveConfig(id, dto, admin.username);
+    return this.allowlists.saveConfig(id, dto, admin.actor);
   }
 
+  @ReadAccess()
   @Get('proxies/:id/allowlist')
   allowlist(@Param('id', ParseUUIDPipe) id: string): Promise<AllowlistResponse> {
     return this.allowlists.allowlist(id);
   }
 
+  @ReadAccess()
   @Get('proxies/:id/endpoints')
   endpoints(@Param('id', ParseUUIDPipe) id: string, @Query() query: EndpointsQueryDto): Promise<EndpointsResponse> {
     return this.allowlists.endpoints(id, query);
   }
 
+  @ReadAccess()
   @Get('proxies/:id/revisions')
   revisions(@Param('id', ParseUUIDPipe) id: string, @Query() query: PageQueryDto): Promise<Page<RevisionDto>> {
     return this.history.list(id, query);
   }
 
+  @ReadAccess()
   @Get('proxies/:id/revisions/:revisionId/diff')
   revisionDiff(
     @Param('id', ParseUUIDPipe) id: string,
@@ -146,6 +170,7 @@ export class ProxiesController {
     return this.history.diff(id, revisionId);
   }
 
+  @EditAccess()
   @Post('proxies/:id/revisions/:revisionId/restore')
   @HttpCode(HttpStatus.OK)
   restore(
@@ -153,9 +178,10 @@ export class ProxiesController {
     @Param('revisionId', ParseUUIDPipe) revisionId: string,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<RevisionDto> {
-    return this.history.restore(id, revisionId, admin.username);
+    return this.history.restore(id, revisionId, admin.actor);
   }
 
+  @EditAccess()
   @Post('proxies/:id/learning')
   @HttpCode(HttpStatus.OK)
   startLearning(
@@ -163,11 +189,12 @@ export class ProxiesController {
     @Body() dto: StartLearningDto,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<ProxyDto> {
-    return this.learning.start(id, new Date(dto.until), admin.username);
+    return this.learning.start(id, new Date(dto.until), admin.actor);
   }
 
+  @EditAccess()
   @Delete('proxies/:id/learning')
   stopLearning(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDto> {
-    return this.learning.stop(id, admin.username);
+    return this.learning.stop(id, admin.actor);
   }
 }

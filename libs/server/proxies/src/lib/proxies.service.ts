@@ -4,7 +4,9 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import type {
   AllowlistMap,
   ProxyConnectionDto,
+  ProxyDetailsDto,
   ProxyDto,
+  ProxyKeyResponse,
   RateLimit,
   RevisionKind,
   RotateKeyResponse,
@@ -220,14 +222,18 @@ export class ProxiesService {
     );
   }
 
-  /** Connection details: the key and the Proxy URL a client needs. */
-  async get(id: string): Promise<ProxyConnectionDto> {
+  /** Connection details: the Proxy URL a client needs and, `withKey`, the key (a secret viewers never see). */
+  async get(id: string, withKey: boolean): Promise<ProxyDetailsDto> {
     const proxy = await this.store.find(id);
-    return this.connection(
-      proxy,
-      await this.apps.find(proxy.appId),
-      this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE),
-    );
+    const app = await this.apps.find(proxy.appId);
+    if (!withKey) return { ...toProxyDto(proxy, this.clock.now()), proxyUrl: this.proxyUrl(app) };
+    return this.connection(proxy, app, this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE));
+  }
+
+  /** The proxy's key alone (revealing it in the dashboard). */
+  async key(id: string): Promise<ProxyKeyResponse> {
+    const proxy = await this.store.find(id);
+    return { key: this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE) };
   }
 
   /** Activates or deactivates a proxy (a `manual` revision). */
@@ -389,6 +395,10 @@ export class ProxiesService {
   }
 
   private connection(proxy: ProxyRow, app: AppRow, key: string): ProxyConnectionDto {
-    return { ...toProxyDto(proxy, this.clock.now()), key, proxyUrl: `${this.config.publicUrl}/proxy/${app.slug}` };
+    return { ...toProxyDto(proxy, this.clock.now()), key, proxyUrl: this.proxyUrl(app) };
+  }
+
+  private proxyUrl(app: AppRow): string {
+    return `${this.config.publicUrl}/proxy/${app.slug}`;
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import type { LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/auth';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { WarningsService } from './warnings.service';
 
@@ -8,30 +8,34 @@ import { WarningsService } from './warnings.service';
 export class WarningsController {
   constructor(private readonly warnings: WarningsService) {}
 
+  @ReadAccess()
   @Get('warnings')
   list(@Query() query: ListWarningsDto): Promise<Page<WarningDto>> {
     return this.warnings.list(query);
   }
 
+  @EditAccess()
   @Post('warnings/:id/grant')
   @HttpCode(HttpStatus.OK)
   grant(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<WarningGrantResponse> {
-    return this.warnings.grant(id, admin.username);
+    return this.warnings.grant(id, admin.actor);
   }
 
+  @EditAccess()
   @Post('warnings/:id/dismiss')
   @HttpCode(HttpStatus.OK)
   dismiss(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<WarningDto> {
-    return this.warnings.dismiss(id, admin.username);
+    return this.warnings.dismiss(id, admin.actor);
   }
 
   /** Grants every route a proxy learned in learning mode, in one revision. */
+  @EditAccess()
   @Post('proxies/:id/learned/grant')
   @HttpCode(HttpStatus.OK)
   grantLearned(
     @Param('id', ParseUUIDPipe) id: string,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<LearnedGrantResponse> {
-    return this.warnings.grantLearned(id, admin.username);
+    return this.warnings.grantLearned(id, admin.actor);
   }
 }

@@ -27,6 +27,10 @@ export function changeLink(change: ChangeDto): { commands: string[]; queryParams
       return change.appId
         ? { commands: ['/warnings'], queryParams: { appId: change.appId } }
         : { commands: ['/warnings'] };
+    case 'account':
+      return { commands: ['/accounts'] };
+    case 'token':
+      return { commands: ['/tokens'] };
     case 'session':
     case 'openapi':
       return null;

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { AdminUserEntity } from './admin-user.entity';
 
 /** A signed-in administrator. The cookie holds a random token; only its SHA-256 digest is stored. */
@@ -7,6 +7,12 @@ export class AdminSessionEntity {
   /** Hex SHA-256 of the session token. */
   @PrimaryColumn({ type: 'char', length: 64 })
   id!: string;
+
+  /** The session's public id (sessions list, `DELETE /api/auth/sessions/:id`): never the token's digest. */
+  @Index({ unique: true })
+  @Column({ type: 'uuid' })
+  @Generated('uuid')
+  ref!: string;
 
   @Index()
   @Column({ name: 'admin_user_id', type: 'uuid' })
@@ -28,4 +34,8 @@ export class AdminSessionEntity {
 
   @Column({ name: 'user_agent', type: 'varchar', length: 256, nullable: true })
   userAgent!: string | null;
+
+  /** The client address the session was last seen from. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  address!: string | null;
 }

@@ -1,4 +1,5 @@
-import { BadRequestException, ExecutionContext, Injectable } from '@nestjs/common';
+import { BadRequestException, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
+import { AppConfig } from '@arrbiter/server/config';
 import { AuthGuard } from '@nestjs/passport';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -12,11 +13,17 @@ import { SignInThrottle } from '../sign-in-throttle';
  */
 @Injectable()
 export class LocalAuthGuard extends AuthGuard('local') {
-  constructor(private readonly throttle: SignInThrottle) {
+  constructor(
+    private readonly throttle: SignInThrottle,
+    private readonly config: AppConfig,
+  ) {
     super();
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.config.passwordSignIn) {
+      throw new ForbiddenException('Password sign-in is off (PASSWORD_SIGN_IN=false): use single sign-on');
+    }
     const request = context.switchToHttp().getRequest<Request>();
     const dto = plainToInstance(SignInDto, request.body ?? {});
     const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });

@@ -2,13 +2,15 @@ import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@
 import { Reflector } from '@nestjs/core';
 import { AppConfig, httpOrigin } from '@arrbiter/server/config';
 import type { Request } from 'express';
+import { bearerCredential } from '../bearer';
 import { SKIP_ORIGIN_CHECK } from '../decorators/public.decorator';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Cross-site request forgery defence for the admin API: every write must come with an `Origin`
- * (or, failing that, a `Referer`) of `PUBLIC_URL` or `ALLOWED_ORIGINS`. Runs before the session guard.
+ * (or, failing that, a `Referer`) of `PUBLIC_URL` or `ALLOWED_ORIGINS`, unless it carries an API token.
+ * Runs before the authentication guard.
  */
 @Injectable()
 export class OriginGuard implements CanActivate {
@@ -31,6 +33,9 @@ export class OriginGuard implements CanActivate {
       context.getClass(),
     ]);
     if (skip) return true;
+    // An API token is no ambient credential (a browser never adds it by itself): no Origin needed. The
+    // authentication guard then accepts only the token, never the cookie beside it.
+    if (typeof bearerCredential(request) === 'string') return true;
     const origin = request.headers.origin ?? httpOrigin(request.headers.referer);
     if (origin === undefined || origin === 'null') {
       throw new ForbiddenException('A write must carry an Origin or Referer header');

@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { AdminStaff1795494715492 } from './1795494715492-AdminStaff';
 import { NotificationsAndServiceHealth1795494099845 } from './1795494099845-NotificationsAndServiceHealth';
 import { ProxyPreviousKey1795493737084 } from './1795493737084-ProxyPreviousKey';
 import { UsageCounters1795490322594 } from './1795490322594-UsageCounters';
@@ -22,4 +23,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   UsageCounters1795490322594,
   ProxyPreviousKey1795493737084,
   NotificationsAndServiceHealth1795494099845,
+  AdminStaff1795494715492,
 ];

@@ -1,0 +1,45 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import type { AdminAccountDto } from '@arrbiter/contracts';
+import { AccountsService } from './accounts.service';
+import { AdminPrincipal, CurrentAdmin } from './admin-principal';
+import { OwnerAccess, SessionOnly } from './decorators/roles.decorator';
+import { CreateAdminDto, UpdateAdminDto } from './dto/admin.dto';
+
+/** Administrator accounts: owners only, signed in (an API token cannot manage accounts). */
+@Controller('api/admin/v1/admins')
+export class AdminsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @OwnerAccess()
+  @SessionOnly()
+  @Get()
+  list(): Promise<AdminAccountDto[]> {
+    return this.accounts.list();
+  }
+
+  @OwnerAccess()
+  @SessionOnly()
+  @Post()
+  create(@Body() dto: CreateAdminDto, @CurrentAdmin() admin: AdminPrincipal): Promise<AdminAccountDto> {
+    return this.accounts.create(admin, dto);
+  }
+
+  @OwnerAccess()
+  @SessionOnly()
+  @Patch(':id')
+  update(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateAdminDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<AdminAccountDto> {
+    return this.accounts.update(admin, id, dto);
+  }
+
+  @OwnerAccess()
+  @SessionOnly()
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  remove(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.accounts.remove(admin, id);
+  }
+}

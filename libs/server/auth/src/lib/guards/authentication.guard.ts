@@ -1,0 +1,59 @@
+import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AdminPrincipal, AdminRequest } from '../admin-principal';
+import { ApiTokensService } from '../api-tokens.service';
+import { bearerCredential } from '../bearer';
+import { IS_PUBLIC } from '../decorators/public.decorator';
+import { ForwardAuth } from '../forward-auth';
+import { SESSION_COOKIE } from '../session-cookie';
+import { SessionsService } from '../sessions.service';
+
+/**
+ * Default deny: every route needs a signed-in administrator unless it is marked `@Public()`. Who it
+ * is comes from, in this order:
+ * 1. `Authorization: Bearer arb_…` on `/api/admin/v1/*`: an API token, and nothing else (a request
+ *    with a bearer header never falls back to the cookie);
+ * 2. the trusted forward-auth header, from a trusted peer only;
+ * 3. the session cookie.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionsService,
+    private readonly tokens: ApiTokensService,
+    private readonly forwardAuth: ForwardAuth,
+  ) {}
+
+  /**
+   * Synchronous where it stands aside: the proxy route's pipeline (context type 'proxy') has its own
+   * credential, and Nest awaits only a guard that returns a promise.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic) return true;
+    return this.authenticate(context.switchToHttp().getRequest<AdminRequest>());
+  }
+
+  private async authenticate(request: AdminRequest): Promise<boolean> {
+    const admin = await this.principal(request);
+    if (!admin) throw new UnauthorizedException('Sign in to continue');
+    request.admin = admin;
+    return true;
+  }
+
+  private async principal(request: AdminRequest): Promise<AdminPrincipal | null> {
+    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const bearer = bearerCredential(request);
+    if (bearer === null) throw new UnauthorizedException('Authorization must be "Bearer <API token>"');
+    if (bearer !== undefined) return this.tokens.authenticate(bearer, address);
+    const forwarded = await this.forwardAuth.resolve(request);
+    if (forwarded) return forwarded;
+    const token: unknown = request.cookies?.[SESSION_COOKIE];
+    return typeof token === 'string' ? this.sessions.resolve(token, address) : null;
+  }
+}
