@@ -1,17 +1,85 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { AdminRole, CreatedTokenResponse } from '@arrbiter/contracts';
 import request from 'supertest';
-import { registeredRoutes } from '../testing/registered-routes';
 import { startTestApp, TestApp } from '../testing/test-app';
+import { hasRole, IS_PUBLIC, MIN_ROLE, SESSION_ONLY } from '@arrbiter/server/access';
+
+interface Route {
+  method: string;
+  path: string;
+  /** The least role its handler names (`@MinRole`), undefined when it names none. */
+  minRole: AdminRole | undefined;
+  isPublic: boolean;
+  sessionOnly: boolean;
+}
 
 /**
- * Routes that are public on purpose; everything else must need an admin session. The proxy route is
- * not a Nest route: it is served in front of Express with proxy keys as its credential (proxy.spec.ts).
+ * Routes that are public on purpose; everything else must need a signed-in administrator. The proxy
+ * route is not a Nest route: it is served in front of Express with proxy keys as its credential.
  */
 const PUBLIC_ROUTES = new Set([
   'POST /api/auth/sign-in',
   'POST /api/auth/sign-out',
+  'GET /api/auth/methods',
+  'GET /api/auth/oidc/login',
+  'GET /api/auth/oidc/callback',
   'GET /health',
   'GET /health/ready',
 ]);
+
+/** Writes a viewer may make: to their own account (password, sessions, their own viewer tokens). */
+const OWN_ACCOUNT_WRITES = new Set([
+  'PUT /api/auth/password',
+  'DELETE /api/auth/sessions/:id',
+  'POST /api/admin/v1/tokens',
+  'DELETE /api/admin/v1/tokens/:id',
+]);
+
+const ROLES: readonly AdminRole[] = ['viewer', 'editor', 'owner'];
+
+function join(...parts: string[]): string {
+  return `/${parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/')}`;
+}
+
+/**
+ * Every route of every controller of the running application, found through Nest's discovery (not a
+ * list kept by hand), with the roles its handler opens it to: a route added later is checked too.
+ */
+function registeredRoutes(t: TestApp): Route[] {
+  const routes: Route[] = [];
+  const scanner = t.app.get(MetadataScanner);
+  for (const wrapper of t.app.get(DiscoveryService).getControllers()) {
+    const type = wrapper.metatype as (new () => object) | null;
+    if (!type) continue;
+    const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, type) ?? '/');
+    const classPublic = Reflect.getMetadata(IS_PUBLIC, type) === true;
+    for (const name of scanner.getAllMethodNames(type.prototype)) {
+      const handler = (type.prototype as Record<string, unknown>)[name] as object;
+      const paths: string[] | string | undefined = Reflect.getMetadata(PATH_METADATA, handler);
+      if (paths === undefined) continue;
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+      for (const prefix of prefixes) {
+        for (const path of ([] as string[]).concat(paths)) {
+          routes.push({
+            method,
+            path: join(prefix, path),
+            minRole: Reflect.getMetadata(MIN_ROLE, handler) as AdminRole | undefined,
+            isPublic: classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true,
+            sessionOnly: Reflect.getMetadata(SESSION_ONLY, handler) === true,
+          });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+const key = (r: Route) => `${r.method} ${r.path}`;
 
 /** Fills route parameters with plausible values (UUIDs for ids). */
 function concrete(path: string): string {
@@ -20,49 +88,132 @@ function concrete(path: string): string {
   );
 }
 
-describe('default-deny on admin routes', () => {
+describe('default-deny on admin routes, and which roles reach each', () => {
   let t: TestApp;
+  let routes: Route[];
+  let guarded: Route[];
+
+  /** Sends the route with a body-less `{}` as someone (a cookie or a bearer token), with a good Origin. */
+  const send = (route: Route, credential: { cookie?: string; bearer?: string }) => {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const call = request(t.app.getHttpServer())[method](concrete(route.path)).set('Origin', t.config.publicOrigin);
+    if (credential.cookie) call.set('Cookie', credential.cookie);
+    if (credential.bearer) call.set('Authorization', `Bearer ${credential.bearer}`);
+    return call.send({});
+  };
 
   beforeAll(async () => {
     t = await startTestApp();
+    routes = registeredRoutes(t);
+    guarded = routes.filter((r) => !r.isPublic);
   });
   afterAll(() => t.close());
 
   it('finds the routes it must check', () => {
-    const routes = registeredRoutes(t.app).map((r) => `${r.method} ${r.path}`);
-    expect(routes).toEqual(
+    expect(routes.map(key)).toEqual(
       expect.arrayContaining([
         'GET /api/auth/session',
         'GET /api/admin/v1/services',
         'POST /api/admin/v1/apps/:appId/proxies',
         'PUT /api/admin/v1/proxies/:id/config',
+        'GET /api/admin/v1/proxies/:id/key',
         'GET /api/admin/v1/warnings',
         'PUT /api/admin/v1/openapi/:serviceType/:apiVersion',
+        'POST /api/admin/v1/admins',
+        'POST /api/admin/v1/tokens',
+        'PUT /api/auth/password',
         ...PUBLIC_ROUTES,
       ]),
     );
+    expect(
+      routes
+        .filter((r) => r.isPublic)
+        .map(key)
+        .sort(),
+    ).toEqual([...PUBLIC_ROUTES].sort());
   });
 
-  it('keeps every admin route under /api/admin/v1 or /api/auth (and its description under /api/docs)', () => {
-    const stray = registeredRoutes(t.app)
+  it('keeps every admin route under /api/admin/v1 or /api/auth', () => {
+    const stray = routes
       .map((r) => r.path)
-      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|api\/docs|health|proxy)(\/|$)/.test(path));
+      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|health|proxy)(\/|$)/.test(path));
     expect(stray).toEqual([]);
   });
 
-  it('refuses every non-public route without a session (401), even with a valid Origin', async () => {
-    const guarded = registeredRoutes(t.app).filter((r) => !PUBLIC_ROUTES.has(`${r.method} ${r.path}`));
+  it('has every non-public route name its least role', () => {
+    expect(guarded.filter((r) => r.minRole === undefined).map(key)).toEqual([]);
+  });
+
+  it('opens no write to viewers but their own account, accounts and settings to owners only', () => {
+    const viewerWrites = guarded.filter((r) => r.method !== 'GET' && r.minRole === 'viewer').map(key);
+    expect(viewerWrites.sort()).toEqual([...OWN_ACCOUNT_WRITES].sort());
+    const ownerOnly = guarded.filter(
+      (r) =>
+        r.path.startsWith('/api/admin/v1/admins') ||
+        (r.method !== 'GET' && r.path.startsWith('/api/admin/v1/settings/')),
+    );
+    expect(ownerOnly.length).toBeGreaterThan(0);
+    expect(ownerOnly.filter((r) => r.minRole !== 'owner').map(key)).toEqual([]);
+    // Secrets: the proxy key's reveal is not a viewer's read.
+    expect(guarded.find((r) => key(r) === 'GET /api/admin/v1/proxies/:id/key')?.minRole).toBe('editor');
+    // Accounts and tokens are a person's business, never a token's.
+    const managing = guarded.filter((r) => /^\/api\/admin\/v1\/(admins|tokens)(\/|$)/.test(r.path));
+    expect(managing.filter((r) => !r.sessionOnly).map(key)).toEqual([]);
+  });
+
+  it('refuses every non-public route without a credential (401), even with a valid Origin', async () => {
     expect(guarded.length).toBeGreaterThan(0);
     const refusals: string[] = [];
-    for (const route of guarded) {
-      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-      const response = await request(t.app.getHttpServer())
-        [method](concrete(route.path))
-        .set('Origin', t.config.publicOrigin)
-        .send({});
-      refusals.push(`${route.method} ${route.path} -> ${response.status}`);
+    for (const route of guarded) refusals.push(`${key(route)} -> ${(await send(route, {})).status}`);
+    expect(refusals).toEqual(guarded.map((r) => `${key(r)} -> 401`));
+  });
+
+  it('lets each role reach exactly the routes at or below it: 403 above it, never 401 or 403 below', async () => {
+    const admin = await t.admin();
+    const cookies: Partial<Record<AdminRole, string>> = { owner: await t.signIn() };
+    for (const role of ['viewer', 'editor'] as const) {
+      const username = `matrix-${role}`;
+      const password = `${role} passphrase for the matrix`;
+      await admin.post('/api/admin/v1/admins', { username, password, role }).expect(201);
+      cookies[role] = await t.signIn({ username, password });
     }
-    expect(refusals).toEqual(guarded.map((r) => `${r.method} ${r.path} -> 401`));
+    const got: string[] = [];
+    const expected: string[] = [];
+    for (const route of guarded) {
+      for (const role of ROLES) {
+        const status = (await send(route, { cookie: cookies[role] })).status;
+        const minRole = route.minRole ?? 'owner';
+        got.push(`${role} ${key(route)} -> ${status === 403 ? 'refused' : status === 401 ? 'signed out' : 'reached'}`);
+        expected.push(`${role} ${key(route)} -> ${hasRole(role, minRole) ? 'reached' : 'refused'}`);
+      }
+    }
+    expect(got).toEqual(expected);
+  });
+
+  it('lets an API token reach the admin API within its role, never session-only routes nor /api/auth', async () => {
+    const admin = await t.admin();
+    const tokens: Partial<Record<AdminRole, string>> = {};
+    for (const role of ROLES) {
+      const created = await admin.post('/api/admin/v1/tokens', { name: `matrix ${role}`, role }).expect(201);
+      tokens[role] = (created.body as CreatedTokenResponse).token;
+    }
+    const got: string[] = [];
+    const expected: string[] = [];
+    for (const route of guarded) {
+      for (const role of ROLES) {
+        const status = (await send(route, { bearer: tokens[role] })).status;
+        got.push(
+          `${role} token ${key(route)} -> ${status === 403 ? 'refused' : status === 401 ? 'no credential' : 'reached'}`,
+        );
+        const outcome = !route.path.startsWith('/api/admin/v1/')
+          ? 'no credential'
+          : route.sessionOnly || !hasRole(role, route.minRole ?? 'owner')
+            ? 'refused'
+            : 'reached';
+        expected.push(`${role} token ${key(route)} -> ${outcome}`);
+      }
+    }
+    expect(got).toEqual(expected);
   });
 
   it('does not take a proxy-style key as an admin credential', async () => {

@@ -2,7 +2,7 @@ import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiDocsModule } from '@arrbiter/server/api-docs';
 import { AppsModule } from '@arrbiter/server/apps';
-import { AdminRequest, AuthenticationGuard, AuthModule, OriginGuard, RolesGuard } from '@arrbiter/server/auth';
+import { AuthenticationGuard, AuthModule, OriginGuard, RolesGuard } from '@arrbiter/server/auth';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { AppConfig, Clock, ConfigModule } from '@arrbiter/server/config';
 import { CryptoModule } from '@arrbiter/server/crypto';
@@ -23,6 +23,7 @@ import { WarningsModule } from '@arrbiter/server/warnings';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ENTITIES } from './entities';
+import { AdminRequest } from '@arrbiter/server/access';
 
 export interface AppModuleOptions {
   /** Where log lines go (stdout by default). */

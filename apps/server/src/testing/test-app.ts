@@ -24,8 +24,8 @@ export interface TestApp {
   logs: string[];
   /** Requests with the allowed Origin already set on writes. */
   http: ReturnType<typeof request>;
-  /** Signs the test admin in and returns the `Cookie` header value. */
-  signIn(): Promise<string>;
+  /** Signs the test admin (or someone else) in and returns the `Cookie` header value. */
+  signIn(credentials?: { username: string; password: string }): Promise<string>;
   /** Admin requests with the session cookie and the allowed Origin. */
   admin(): Promise<AdminClient>;
   /** Listens on a loopback port and returns the base URL (for real HTTP clients). */
@@ -60,11 +60,11 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}, shared?: TestDat
     throw error;
   }
   const http = request(app.getHttpServer());
-  const signIn = async (): Promise<string> => {
+  const signIn = async (credentials = TEST_ADMIN): Promise<string> => {
     const response = await request(app.getHttpServer())
       .post('/api/auth/sign-in')
       .set('Origin', config.publicOrigin)
-      .send(TEST_ADMIN)
+      .send(credentials)
       .expect(200);
     const cookie = ([] as string[]).concat(response.headers['set-cookie'] ?? [])[0];
     return cookie.split(';')[0];

@@ -12,10 +12,10 @@ import {
   Query,
 } from '@nestjs/common';
 import type { AppDto, Page } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/auth';
 import { AppsService } from './apps.service';
 import { CreateAppDto, UpdateAppDto } from './dto/create-app.dto';
 import { ListAppsDto } from './dto/list-apps.dto';
+import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1/apps')
 export class AppsController {

@@ -8,12 +8,11 @@ import { ADMIN_ROLES_LOCK } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { Repository } from 'typeorm';
-import type { AdminPrincipal } from './admin-principal';
 import { CreateAdminDto, UpdateAdminDto } from './dto/admin.dto';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
 import { PasswordHasher } from './password-hasher';
-import { highestRole } from './roles';
+import { AdminPrincipal, highestRole } from '@arrbiter/server/access';
 
 /** Usernames, as stored (lower case). */
 export const USERNAME_PATTERN = /^[a-z0-9._@-]{1,64}$/;
@@ -102,7 +101,8 @@ export class AccountsService {
       const user = await this.find(id);
       const changes: string[] = [];
       if (dto.role !== undefined && dto.role !== user.role) {
-        if (user.role === 'owner') await this.keepAnOwner(user, `"${user.username}" is the last owner: make someone else owner first`);
+        if (user.role === 'owner')
+          await this.keepAnOwner(user, `"${user.username}" is the last owner: make someone else owner first`);
         changes.push(`role ${user.role} → ${dto.role}`);
         user.role = dto.role;
       }
@@ -124,7 +124,8 @@ export class AccountsService {
       await this.lockRoles();
       const user = await this.find(id);
       if (user.id === actor.id) throw new ConflictException('You cannot delete your own account');
-      if (user.role === 'owner') await this.keepAnOwner(user, `"${user.username}" is the last owner and cannot be deleted`);
+      if (user.role === 'owner')
+        await this.keepAnOwner(user, `"${user.username}" is the last owner and cannot be deleted`);
       await this.users.delete({ id: user.id });
       await this.record(actor.actor, 'account.deleted', user, `Account "${user.username}" (${user.role}) deleted`);
     });
@@ -167,7 +168,12 @@ export class AccountsService {
           user = await this.users.save(
             this.users.create({ username, passwordHash: null, role: claimRole, oidcSubject: identity.subject }),
           );
-          await this.record(username, 'account.created', user, `Account "${username}" created at its first single sign-on as ${claimRole}`);
+          await this.record(
+            username,
+            'account.created',
+            user,
+            `Account "${username}" created at its first single sign-on as ${claimRole}`,
+          );
           return user;
         }
       }
@@ -177,13 +183,20 @@ export class AccountsService {
       }
       if (claimRole !== user.role) {
         if (user.role === 'owner' && (await this.otherOwners(user)) === 0) {
-          this.logger.warn(`"${user.username}" stays owner although the ${oidc.roleClaim} claim maps to ${claimRole}: the last owner stays`);
+          this.logger.warn(
+            `"${user.username}" stays owner although the ${oidc.roleClaim} claim maps to ${claimRole}: the last owner stays`,
+          );
           return user;
         }
         const before = user.role;
         user.role = claimRole;
         await this.users.update({ id: user.id }, { role: claimRole });
-        await this.record(user.username, 'account.updated', user, `Account "${user.username}": role ${before} → ${claimRole} from the ${oidc.roleClaim} claim`);
+        await this.record(
+          user.username,
+          'account.updated',
+          user,
+          `Account "${user.username}": role ${before} → ${claimRole} from the ${oidc.roleClaim} claim`,
+        );
       }
       return user;
     });
@@ -199,7 +212,12 @@ export class AccountsService {
     try {
       return await this.txHost.withTransaction(async () => {
         const user = await this.users.save(this.users.create({ username, passwordHash: null, role: 'viewer' }));
-        await this.record(username, 'account.created', user, `Account "${username}" created as viewer at its first forward-auth request`);
+        await this.record(
+          username,
+          'account.created',
+          user,
+          `Account "${username}" created as viewer at its first forward-auth request`,
+        );
         return user;
       });
     } catch (error) {
@@ -220,7 +238,11 @@ export class AccountsService {
   }
 
   private otherOwners(user: AdminUserEntity): Promise<number> {
-    return this.users.createQueryBuilder('u').where("u.role = 'owner'").andWhere('u.id <> :id', { id: user.id }).getCount();
+    return this.users
+      .createQueryBuilder('u')
+      .where("u.role = 'owner'")
+      .andWhere('u.id <> :id', { id: user.id })
+      .getCount();
   }
 
   /** 409 unless another owner remains (call under `lockRoles`). */

@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import type { AdminAccountDto } from '@arrbiter/contracts';
 import { AccountsService } from './accounts.service';
-import { AdminPrincipal, CurrentAdmin } from './admin-principal';
-import { OwnerAccess, SessionOnly } from './decorators/roles.decorator';
 import { CreateAdminDto, UpdateAdminDto } from './dto/admin.dto';
+import { AdminPrincipal, CurrentAdmin, OwnerAccess, SessionOnly } from '@arrbiter/server/access';
 
 /** Administrator accounts: owners only, signed in (an API token cannot manage accounts). */
 @Controller('api/admin/v1/admins')

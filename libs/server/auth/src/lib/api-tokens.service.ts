@@ -16,11 +16,10 @@ import { keyDigest } from '@arrbiter/server/crypto';
 import { ChangesService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { Repository } from 'typeorm';
-import type { AdminPrincipal } from './admin-principal';
 import { BearerThrottle } from './bearer-throttle';
 import { CreateTokenDto } from './dto/create-token.dto';
 import { ApiTokenEntity } from './entities/api-token.entity';
-import { hasRole, lowerRole } from './roles';
+import { AdminPrincipal, hasRole, lowerRole } from '@arrbiter/server/access';
 
 /** `arb_` then 256 random bits in base64url. */
 export const API_TOKEN_PATTERN = /^arb_[A-Za-z0-9_-]{43}$/;
@@ -159,6 +158,13 @@ export class ApiTokensService {
   }
 
   private record(actor: string, action: string, token: ApiTokenEntity, summary: string): Promise<void> {
-    return this.audit.record({ actor, action, objectType: 'token', objectId: token.id, objectName: token.name, summary });
+    return this.audit.record({
+      actor,
+      action,
+      objectType: 'token',
+      objectId: token.id,
+      objectName: token.name,
+      summary,
+    });
   }
 }

@@ -18,10 +18,7 @@ import type { AuthSessionDto, SessionResponse, SignInMethodsResponse } from '@ar
 import { AppConfig } from '@arrbiter/server/config';
 import { ChangesService } from '@arrbiter/server/history';
 import type { Request, Response } from 'express';
-import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 import { AdminUsersService } from './admin-users.service';
-import { Public } from './decorators/public.decorator';
-import { ReadAccess } from './decorators/roles.decorator';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { AdminUserEntity } from './entities/admin-user.entity';
 import { LocalAuthGuard } from './guards/local-auth.guard';
@@ -29,6 +26,7 @@ import { OidcCallbackGuard, OidcLoginGuard, SsoRequest } from './guards/oidc.gua
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionsService } from './sessions.service';
 import { SignInThrottle } from './sign-in-throttle';
+import { AdminPrincipal, CurrentAdmin, Public, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/auth')
 export class AuthController {

@@ -3,7 +3,7 @@ import { AppConfig } from '@arrbiter/server/config';
 import type { Request } from 'express';
 import proxyAddr from 'proxy-addr';
 import { AccountsService, USERNAME_PATTERN } from './accounts.service';
-import type { AdminPrincipal } from './admin-principal';
+import { AdminPrincipal } from '@arrbiter/server/access';
 
 /**
  * Trusted forward-auth (`TRUSTED_AUTH_HEADER`): a front proxy such as Authelia or Authentik signs the
@@ -45,7 +45,9 @@ export class ForwardAuth {
     const value = request.headers[this.header];
     if (typeof value !== 'string' || value.trim() === '') return undefined;
     if (!this.trustsPeer(request)) {
-      this.logger.debug(`Ignored ${this.header} from ${request.socket.remoteAddress ?? 'an unknown peer'}: not in TRUSTED_AUTH_FROM`);
+      this.logger.debug(
+        `Ignored ${this.header} from ${request.socket.remoteAddress ?? 'an unknown peer'}: not in TRUSTED_AUTH_FROM`,
+      );
       return undefined;
     }
     const username = value.trim().toLowerCase();

@@ -5,10 +5,10 @@ import type { AuthSessionDto } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
 import { keyDigest } from '@arrbiter/server/crypto';
 import { LessThan, Not, Repository } from 'typeorm';
-import { AdminPrincipal } from './admin-principal';
 import { describeDevice } from './device';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
+import { AdminPrincipal } from '@arrbiter/server/access';
 
 /** `last_seen_at` is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -56,7 +56,10 @@ export class SessionsService {
     }
     const moved = address !== undefined && address.slice(0, 64) !== session.address;
     if (moved || now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
-      await this.sessions.update({ id }, { lastSeenAt: now, ...(address === undefined ? {} : { address: address.slice(0, 64) }) });
+      await this.sessions.update(
+        { id },
+        { lastSeenAt: now, ...(address === undefined ? {} : { address: address.slice(0, 64) }) },
+      );
     }
     const { adminUser } = session;
     return {

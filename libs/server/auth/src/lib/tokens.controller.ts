@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import type { ApiTokenDto, CreatedTokenResponse } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin } from './admin-principal';
 import { ApiTokensService } from './api-tokens.service';
-import { ReadAccess, SessionOnly } from './decorators/roles.decorator';
 import { CreateTokenDto } from './dto/create-token.dto';
+import { AdminPrincipal, CurrentAdmin, ReadAccess, SessionOnly } from '@arrbiter/server/access';
 
 /**
  * API tokens: any signed-in account manages its own (a viewer makes viewer tokens), an owner sees and

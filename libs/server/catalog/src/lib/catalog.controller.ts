@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import type { OpenApiDocumentDto } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/auth';
 import { ChangesService } from '@arrbiter/server/history';
 import { CatalogService } from './catalog.service';
+import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1/openapi')
 export class CatalogController {

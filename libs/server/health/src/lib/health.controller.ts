@@ -1,7 +1,7 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import type { HealthResponse } from '@arrbiter/contracts';
-import { Public, SkipOriginCheck } from '@arrbiter/server/auth';
 import { HealthService } from './health.service';
+import { Public, SkipOriginCheck } from '@arrbiter/server/access';
 
 @Public()
 @SkipOriginCheck()

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import type { ChangeDto, Page } from '@arrbiter/contracts';
 import { ChangesService } from './changes.service';
 import { ListChangesDto } from './dto/list-changes.dto';
-import { ReadAccess } from '@arrbiter/server/auth';
+import { ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1/changes')
 export class ChangesController {

@@ -26,7 +26,6 @@ import type {
   RevisionDto,
   RotateKeyResponse,
 } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin, EditAccess, OwnerAccess, ReadAccess, hasRole } from '@arrbiter/server/auth';
 import { PageQueryDto } from '@arrbiter/server/http';
 import {
   CreateProxyDto,
@@ -43,6 +42,7 @@ import { ProxyAllowlistService } from './proxy-allowlist.service';
 import { ProxyDefaultsService } from './proxy-defaults.service';
 import { ProxyLearningService } from './proxy-learning.service';
 import { ProxyRevisionsService } from './proxy-revisions.service';
+import { AdminPrincipal, CurrentAdmin, EditAccess, hasRole, OwnerAccess, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1')
 export class ProxiesController {

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/auth';
 import { CreateServiceDto, UpdateServiceDto } from './dto/create-service.dto';
 import { ServicesService } from './services.service';
+import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1/services')
 export class ServicesController {

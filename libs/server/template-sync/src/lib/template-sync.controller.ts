@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import type { TemplateDto, TemplateRepositoryStatus, TemplateSyncReport } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin, EditAccess, OwnerAccess, ReadAccess } from '@arrbiter/server/auth';
 import { SaveAsTemplateDto, SyncQueryDto, TemplateRepositoryDto } from './dto/template-repository.dto';
 import { RepositorySettingsService } from './repository-settings.service';
 import { TemplateSyncService } from './template-sync.service';
+import { AdminPrincipal, CurrentAdmin, EditAccess, OwnerAccess, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1')
 export class TemplateSyncController {

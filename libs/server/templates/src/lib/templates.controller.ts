@@ -1,7 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
 import type { TemplateDto } from '@arrbiter/contracts';
 import { TemplatesService } from './templates.service';
-import { ReadAccess } from '@arrbiter/server/auth';
+import { ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1/templates')
 export class TemplatesController {

@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import type { LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/auth';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { WarningsService } from './warnings.service';
+import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/access';
 
 @Controller('api/admin/v1')
 export class WarningsController {

@@ -1,12 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AdminPrincipal, AdminRequest } from '../admin-principal';
 import { ApiTokensService } from '../api-tokens.service';
 import { bearerCredential } from '../bearer';
-import { IS_PUBLIC } from '../decorators/public.decorator';
 import { ForwardAuth } from '../forward-auth';
 import { SESSION_COOKIE } from '../session-cookie';
 import { SessionsService } from '../sessions.service';
+import { AdminPrincipal, AdminRequest, IS_PUBLIC } from '@arrbiter/server/access';
 
 /**
  * Default deny: every route needs a signed-in administrator unless it is marked `@Public()`. Who it

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AppConfig, httpOrigin } from '@arrbiter/server/config';
 import type { Request } from 'express';
 import { bearerCredential } from '../bearer';
-import { SKIP_ORIGIN_CHECK } from '../decorators/public.decorator';
+import { SKIP_ORIGIN_CHECK } from '@arrbiter/server/access';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,10 +1,14 @@
-import { CanActivate, ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { AdminRole } from '@arrbiter/contracts';
-import { AdminRequest } from '../admin-principal';
-import { IS_PUBLIC } from '../decorators/public.decorator';
-import { MIN_ROLE, SESSION_ONLY } from '../decorators/roles.decorator';
-import { hasRole } from '../roles';
+import { AdminRequest, hasRole, IS_PUBLIC, MIN_ROLE, SESSION_ONLY } from '@arrbiter/server/access';
 
 /**
  * Roles, default deny: a route that is not `@Public()` opens only to the roles its handler names with
