@@ -17,11 +17,22 @@ export function rawRequest(
   path: string,
   headers: OutgoingHttpHeaders = {},
   body?: Buffer | string,
+  /** `localAddress`: the client's own address (e.g. `127.0.0.2`: another loopback peer). */
+  options: { localAddress?: string } = {},
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path, headers, agent: false, insecureHTTPParser: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers,
+        agent: false,
+        insecureHTTPParser: false,
+        localAddress: options.localAddress,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -128,7 +128,8 @@ function parseOidc(read: (name: Variable) => string | undefined, problems: strin
   const issuer = read('OIDC_ISSUER');
   if (issuer === undefined) {
     const stray = STAFF_AUTH_VARIABLES.filter((name) => name.startsWith('OIDC_') && read(name) !== undefined);
-    if (stray.length > 0) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without OIDC_ISSUER`);
+    if (stray.length > 0)
+      problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without OIDC_ISSUER`);
     return undefined;
   }
   let url: URL | undefined;
@@ -146,12 +147,19 @@ function parseOidc(read: (name: Variable) => string | undefined, problems: strin
 
   const clientId = read('OIDC_CLIENT_ID');
   if (clientId === undefined) problems.push('OIDC_CLIENT_ID is required with OIDC_ISSUER');
-  const clientSecret = readSecret(read('OIDC_CLIENT_SECRET'), read('OIDC_CLIENT_SECRET_FILE'), 'OIDC_CLIENT_SECRET', problems);
+  const clientSecret = readSecret(
+    read('OIDC_CLIENT_SECRET'),
+    read('OIDC_CLIENT_SECRET_FILE'),
+    'OIDC_CLIENT_SECRET',
+    problems,
+  );
 
   const scopes = read('OIDC_SCOPES') === undefined ? DEFAULT_SCOPES : list(read('OIDC_SCOPES')?.replace(/\s+/g, ','));
-  if (!scopes.includes('openid')) problems.push(`OIDC_SCOPES must include openid (got ${JSON.stringify(read('OIDC_SCOPES'))})`);
+  if (!scopes.includes('openid'))
+    problems.push(`OIDC_SCOPES must include openid (got ${JSON.stringify(read('OIDC_SCOPES'))})`);
   for (const scope of scopes) {
-    if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) problems.push(`OIDC_SCOPES: ${JSON.stringify(scope)} is not a scope`);
+    if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))
+      problems.push(`OIDC_SCOPES: ${JSON.stringify(scope)} is not a scope`);
   }
 
   const roleClaim = read('OIDC_ROLE_CLAIM') ?? 'groups';
@@ -208,7 +216,9 @@ function parseTrustedAuth(
   if (!HEADER_NAME.test(header)) {
     problems.push(`TRUSTED_AUTH_HEADER must be a header name such as Remote-User (got ${JSON.stringify(header)})`);
   } else if (RESERVED_HEADERS.has(header.toLowerCase())) {
-    problems.push(`TRUSTED_AUTH_HEADER cannot be ${header}: pick the header your forward-auth proxy sets, e.g. Remote-User`);
+    problems.push(
+      `TRUSTED_AUTH_HEADER cannot be ${header}: pick the header your forward-auth proxy sets, e.g. Remote-User`,
+    );
   }
   const from = list(fromValue);
   if (from.length === 0) {
@@ -216,17 +226,24 @@ function parseTrustedAuth(
       'TRUSTED_AUTH_FROM is required with TRUSTED_AUTH_HEADER: the addresses or CIDRs of the forward-auth proxy (or loopback), which alone may set the header',
     );
   }
+  const before = problems.length;
   for (const entry of from) {
     if (coversEverything(entry)) {
-      problems.push(`TRUSTED_AUTH_FROM: ${entry} covers every address; name the forward-auth proxy's own address or network`);
+      problems.push(
+        `TRUSTED_AUTH_FROM: ${entry} covers every address; name the forward-auth proxy's own address or network`,
+      );
     } else if (!['loopback', 'linklocal', 'uniquelocal'].includes(entry) && !isIP(entry.split('/')[0])) {
-      problems.push(`TRUSTED_AUTH_FROM: ${JSON.stringify(entry)} is not an address, a CIDR, loopback, linklocal or uniquelocal`);
+      problems.push(
+        `TRUSTED_AUTH_FROM: ${JSON.stringify(entry)} is not an address, a CIDR, loopback, linklocal or uniquelocal`,
+      );
     }
   }
-  try {
-    proxyAddr.compile(from);
-  } catch (error) {
-    problems.push(`TRUSTED_AUTH_FROM: ${error instanceof Error ? error.message : String(error)}`);
+  if (problems.length === before) {
+    try {
+      proxyAddr.compile(from);
+    } catch (error) {
+      problems.push(`TRUSTED_AUTH_FROM: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   const autoCreate = flag('TRUSTED_AUTH_AUTO_CREATE', read('TRUSTED_AUTH_AUTO_CREATE'), false, problems);
   return { header: header.toLowerCase(), from, autoCreate };
