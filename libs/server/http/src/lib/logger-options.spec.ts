@@ -13,6 +13,8 @@ describe(sanitizeUrl.name, () => {
     ['/x?apikey', '/x?apikey=[REDACTED]'],
     ['/x?apikeys=kept&keyapi=kept', '/x?apikeys=kept&keyapi=kept'],
     ['/no-query', '/no-query'],
+    ['/api/auth/oidc/callback?code=abc&state=s&iss=x', '/api/auth/oidc/callback?code=[REDACTED]&state=s&iss=x'],
+    ['/signalr?Access_Token=k', '/signalr?Access_Token=[REDACTED]'],
   ])('turns %s into %s', (url, expected) => {
     expect(sanitizeUrl(url)).toBe(expected);
   });

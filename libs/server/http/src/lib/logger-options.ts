@@ -18,7 +18,13 @@ export const REDACTED_PATHS = [
   '*.key',
 ];
 
-/** Replaces the value of every `apikey` query parameter (any case) so that no key reaches a log. */
+/**
+ * Query parameters whose values are credentials: proxy keys (`apikey`, `access_token`) and the
+ * single sign-on callback's one-time authorization `code`.
+ */
+const SECRET_PARAMETERS = new Set(['apikey', 'access_token', 'code']);
+
+/** Replaces the value of every credential query parameter (any case) so that no key reaches a log. */
 export function sanitizeUrl(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   const q = url.indexOf('?');
@@ -35,7 +41,7 @@ export function sanitizeUrl(url: string | undefined): string | undefined {
       } catch {
         // A malformed name is kept as it is.
       }
-      return decoded.trim().toLowerCase() === 'apikey' ? `${name}=[REDACTED]` : pair;
+      return SECRET_PARAMETERS.has(decoded.trim().toLowerCase()) ? `${name}=[REDACTED]` : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${query}`;
