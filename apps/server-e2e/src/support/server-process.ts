@@ -26,9 +26,9 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `node dist/apps/server/main.js` and waits until `/health` answers. */
+/** Starts `node dist/apps/server/main.js` (on `env.PORT`, else a free port) and waits until `/health` answers. */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env['PORT'] ? Number(env['PORT']) : await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
