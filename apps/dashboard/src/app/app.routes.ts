@@ -33,6 +33,18 @@ export const appRoutes: Route[] = [
         loadChildren: () => import('./features/templates/templates.routes').then((m) => m.TEMPLATES_ROUTES),
       },
       {
+        path: 'account',
+        loadChildren: () => import('./features/staff/staff.routes').then((m) => m.ACCOUNT_ROUTES),
+      },
+      {
+        path: 'tokens',
+        loadChildren: () => import('./features/staff/staff.routes').then((m) => m.TOKENS_ROUTES),
+      },
+      {
+        path: 'accounts',
+        loadChildren: () => import('./features/staff/staff.routes').then((m) => m.ACCOUNTS_ROUTES),
+      },
+      {
         path: 'settings',
         title: 'Settings · Arrbiter',
         loadComponent: () => import('./features/settings/settings.page').then((m) => m.SettingsPage),

@@ -1,3 +1,4 @@
+import type { AdminRole } from '@arrbiter/contracts';
 import { inject } from '@angular/core';
 import { CanActivateFn, Router } from '@angular/router';
 import { AuthService } from './auth.service';
@@ -16,3 +17,13 @@ export const signedOutGuard: CanActivateFn = async () => {
   const router = inject(Router);
   return (await auth.ensureSession()) ? router.createUrlTree(['/']) : true;
 };
+
+/** Lets only administrators of `role` or above onto a page (the others go home). */
+export function roleGuard(role: AdminRole): CanActivateFn {
+  return async () => {
+    const auth = inject(AuthService);
+    const router = inject(Router);
+    if (!(await auth.ensureSession())) return router.createUrlTree(['/sign-in']);
+    return auth.can(role) ? true : router.createUrlTree(['/home']);
+  };
+}

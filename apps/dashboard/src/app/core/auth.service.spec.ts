@@ -16,9 +16,11 @@ describe(AuthService.name, () => {
 
   it('knows the administrator once the session answers', async () => {
     const pending = auth.ensureSession();
-    http.expectOne('/api/auth/session').flush({ username: 'admin' });
+    http.expectOne('/api/auth/session').flush({ username: 'admin', role: 'editor' });
     await expect(pending).resolves.toBe(true);
     expect(auth.username()).toBe('admin');
+    expect(auth.role()).toBe('editor');
+    expect([auth.can('viewer'), auth.can('editor'), auth.can('owner')]).toEqual([true, true, false]);
     // Asked once: a second call answers from memory.
     await expect(auth.ensureSession()).resolves.toBe(true);
   });
@@ -28,6 +30,7 @@ describe(AuthService.name, () => {
     http.expectOne('/api/auth/session').flush({ statusCode: 401 }, { status: 401, statusText: 'Unauthorized' });
     await expect(signedOut).resolves.toBe(false);
     expect(auth.username()).toBeNull();
+    expect(auth.can('viewer')).toBe(false);
 
     const failing = auth.ensureSession(true);
     http.expectOne('/api/auth/session').flush({}, { status: 503, statusText: 'Service Unavailable' });
@@ -39,9 +42,10 @@ describe(AuthService.name, () => {
     const request = http.expectOne('/api/auth/sign-in');
     expect(request.request.method).toBe('POST');
     expect(request.request.body).toEqual({ username: 'admin', password: 'pw' });
-    request.flush({ username: 'admin' });
+    request.flush({ username: 'admin', role: 'owner' });
     await signIn;
     expect(auth.signedIn()).toBe(true);
+    expect(auth.can('owner')).toBe(true);
 
     const signOut = auth.signOut();
     http.expectOne('/api/auth/sign-out').flush(null, { status: 204, statusText: 'No Content' });

@@ -1,9 +1,13 @@
+import type { AdminRole } from '@arrbiter/contracts';
+
 export interface NavItem {
   path: string;
   label: string;
   icon: string;
   /** What the section is for. */
   summary: string;
+  /** Shown only to this role and above (default: everyone). */
+  minRole?: AdminRole;
 }
 
 /** The dashboard's sections, in navigation order. */
@@ -39,5 +43,18 @@ export const NAV_ITEMS: readonly NavItem[] = [
     label: 'Settings',
     icon: '⚙',
     summary: 'What new proxies start with, and notifications: webhooks for Discord, ntfy or your own tools.',
+  },
+  {
+    path: 'tokens',
+    label: 'API tokens',
+    icon: '⚿',
+    summary: 'Tokens for scripts and automation, each with a role.',
+  },
+  {
+    path: 'accounts',
+    label: 'Accounts',
+    icon: '☺',
+    summary: 'Who may sign in, and as owner, editor or viewer.',
+    minRole: 'owner',
   },
 ];

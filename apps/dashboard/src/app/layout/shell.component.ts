@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { AuthService } from '../core/auth.service';
 import { ThemeService } from '../core/theme.service';
@@ -33,12 +33,15 @@ import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
       >
         {{ theme.theme() === 'dark' ? '☀' : '☾' }}
       </button>
-      <span class="user" data-testid="current-user">{{ auth.username() }}</span>
+      <a class="user" routerLink="/account" data-testid="current-user">
+        <span class="visually-hidden">Your account:</span> {{ auth.username() }}
+        <span class="badge" data-testid="current-role">{{ auth.role() }}</span>
+      </a>
       <button type="button" (click)="signOut()">Sign out</button>
     </header>
     <div class="layout">
       <nav id="nav" [class.open]="menuOpen()" aria-label="Sections">
-        @for (item of items; track item.path) {
+        @for (item of items(); track item.path) {
           <a
             [routerLink]="['/', item.path]"
             routerLinkActive="active"
@@ -90,6 +93,10 @@ import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
     .user {
       color: var(--muted);
       font-size: 0.875rem;
+      text-decoration: none;
+    }
+    .user:hover {
+      color: var(--text);
     }
     .menu {
       display: none;
@@ -160,7 +167,8 @@ export class ShellComponent {
   protected readonly auth = inject(AuthService);
   protected readonly theme = inject(ThemeService);
   private readonly router = inject(Router);
-  protected readonly items = NAV_ITEMS;
+  /** The sections this administrator's role opens. */
+  protected readonly items = computed(() => NAV_ITEMS.filter((item) => !item.minRole || this.auth.can(item.minRole)));
   protected readonly menuOpen = signal(false);
 
   protected async signOut(): Promise<void> {

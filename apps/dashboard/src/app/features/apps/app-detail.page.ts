@@ -2,6 +2,7 @@ import { ChangeDetectionStrategy, Component, computed, effect, inject, input, si
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ServiceDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
+import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { ServicesApiService } from '../services/services-api.service';
 import { TemplatesApiService } from '../templates/templates-api.service';
@@ -15,7 +16,7 @@ import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/das
 /** An app: its settings and its proxies, one per service. */
 @Component({
   selector: 'arb-app-detail-page',
-  imports: [LoadStateComponent, AppFormComponent, CloneAppDialogComponent, RouterLink, TimeComponent],
+  imports: [CanDirective, LoadStateComponent, AppFormComponent, CloneAppDialogComponent, RouterLink, TimeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <nav class="hint crumbs" aria-label="Breadcrumb"><a routerLink="/apps">Apps</a> ›</nav>
@@ -30,16 +31,18 @@ import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/das
             <span class="muted">Template: {{ a.templateName ?? 'No template' }}</span>
           </p>
         </div>
-        <button type="button" (click)="editing.set(!editing())" [attr.aria-expanded]="editing()">Edit</button>
-        <button
-          type="button"
-          (click)="templateName.set(a.name + ' template')"
-          [attr.aria-expanded]="templateName() !== null"
-        >
-          Save as template
-        </button>
-        <button type="button" (click)="cloning.set(true)" aria-haspopup="dialog">Clone</button>
-        <button type="button" class="danger" (click)="remove(a)">Delete</button>
+        <ng-container *arbCan="'editor'">
+          <button type="button" (click)="editing.set(!editing())" [attr.aria-expanded]="editing()">Edit</button>
+          <button
+            type="button"
+            (click)="templateName.set(a.name + ' template')"
+            [attr.aria-expanded]="templateName() !== null"
+          >
+            Save as template
+          </button>
+          <button type="button" (click)="cloning.set(true)" aria-haspopup="dialog">Clone</button>
+          <button type="button" class="danger" (click)="remove(a)">Delete</button>
+        </ng-container>
       </header>
       @if (cloning()) {
         <arb-clone-app-dialog [app]="a" (cloned)="openClone($event)" (closed)="cloning.set(false)" />
@@ -98,7 +101,7 @@ import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/das
               </li>
             }
           </ul>
-          <form class="row add-proxy" (submit)="$event.preventDefault(); addProxy(a)">
+          <form class="row add-proxy" *arbCan="'editor'" (submit)="$event.preventDefault(); addProxy(a)">
             <label for="proxy-service">Add a proxy for</label>
             <select id="proxy-service" (change)="serviceId.set($any($event.target).value)">
               <option value="" [selected]="serviceId() === ''">Choose a service…</option>

@@ -13,6 +13,7 @@ import {
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, AppState } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
+import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { PagedList } from '../../core/paged-list';
 import { TemplatesApiService } from '../templates/templates-api.service';
@@ -33,7 +34,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Apps, a page at a time, searched by name or slug and filtered by template and state (kept in the URL). */
 @Component({
   selector: 'arb-apps-page',
-  imports: [LoadStateComponent, AppFormComponent, RouterLink],
+  imports: [CanDirective, LoadStateComponent, AppFormComponent, RouterLink],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-head">
@@ -42,7 +43,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
         <p class="muted">One app per client integration, each with its own keys and allowlists.</p>
       </div>
       @if (!creating()) {
-        <button type="button" class="primary" (click)="creating.set(true)">New app</button>
+        <button type="button" class="primary" *arbCan="'editor'" (click)="creating.set(true)">New app</button>
       }
     </header>
     @if (creating()) {
@@ -134,7 +135,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
                 </td>
                 <td data-label="Proxies">{{ app.proxyCount }}</td>
                 <td class="actions">
-                  <button type="button" class="small danger" (click)="remove(app)">Delete</button>
+                  <button type="button" class="small danger" *arbCan="'editor'" (click)="remove(app)">Delete</button>
                 </td>
               </tr>
             }

@@ -116,3 +116,26 @@ export class LimitsFormComponent {
     });
   }
 }
+
+/** The same settings, read only (what a viewer sees). */
+@Component({
+  selector: 'arb-limits-summary',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <dl class="facts">
+      <dt>Rate limit</dt>
+      <dd>
+        @if (value().rateLimit; as limit) {
+          {{ limit.perMinute }} calls a minute, bursts of {{ limit.burst }}
+        } @else {
+          None
+        }
+      </dd>
+      <dt>Hide the service’s key and address in responses</dt>
+      <dd>{{ value().scrub ? 'Yes' : 'No' }}</dd>
+    </dl>
+  `,
+})
+export class LimitsSummaryComponent {
+  readonly value = input.required<ProxyDefaults>();
+}

@@ -7,6 +7,7 @@ import type {
   Page,
   ProxyConfigRequest,
   ProxyConnectionDto,
+  ProxyDetailsDto,
   ProxyDefaults,
   ProxyDto,
   RevisionDiffResponse,
@@ -41,8 +42,9 @@ export class ProxiesApiService {
     return firstValueFrom(this.http.post<ProxyConnectionDto>(`/api/admin/v1/apps/${appId}/proxies`, { serviceId }));
   }
 
-  get(id: string): Promise<ProxyConnectionDto> {
-    return firstValueFrom(this.http.get<ProxyConnectionDto>(`${BASE}/${id}`));
+  /** Connection details; without `key` for a viewer. */
+  get(id: string): Promise<ProxyDetailsDto> {
+    return firstValueFrom(this.http.get<ProxyDetailsDto>(`${BASE}/${id}`));
   }
 
   setActive(id: string, active: boolean): Promise<ProxyDto> {

@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
+import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { ServiceFormComponent } from './service-form.component';
 import { ServicesApiService } from './services-api.service';
@@ -13,7 +14,7 @@ export type Reachability =
 
 @Component({
   selector: 'arb-services-page',
-  imports: [LoadStateComponent, ServiceFormComponent, TimeComponent],
+  imports: [CanDirective, LoadStateComponent, ServiceFormComponent, TimeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <header class="page-head">
@@ -22,7 +23,7 @@ export type Reachability =
         <p class="muted">The Servarr instances Arrbiter guards. Their API keys never leave Arrbiter.</p>
       </div>
       @if (editing() === null) {
-        <button type="button" class="primary" (click)="editing.set('new')">Add service</button>
+        <button type="button" class="primary" *arbCan="'editor'" (click)="editing.set('new')">Add service</button>
       }
     </header>
 
@@ -85,8 +86,10 @@ export type Reachability =
                     <button type="button" class="link small" (click)="ping(service)">Check</button>
                   </td>
                   <td class="actions">
-                    <button type="button" class="small" (click)="editing.set(service.id)">Edit</button>
-                    <button type="button" class="small danger" (click)="remove(service)">Delete</button>
+                    <ng-container *arbCan="'editor'">
+                      <button type="button" class="small" (click)="editing.set(service.id)">Edit</button>
+                      <button type="button" class="small danger" (click)="remove(service)">Delete</button>
+                    </ng-container>
                   </td>
                 </tr>
                 @if (editing() === service.id) {

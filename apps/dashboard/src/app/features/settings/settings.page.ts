@@ -2,7 +2,8 @@ import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@ang
 import type { ProxyDefaults } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
-import { LimitsFormComponent } from '../apps/limits-form.component';
+import { CanDirective } from '../../core/can.directive';
+import { LimitsFormComponent, LimitsSummaryComponent } from '../apps/limits-form.component';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
 import { NotificationsSettingsComponent } from './notifications-settings.component';
@@ -10,7 +11,7 @@ import { NotificationsSettingsComponent } from './notifications-settings.compone
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({
   selector: 'arb-settings-page',
-  imports: [LimitsFormComponent, NotificationsSettingsComponent, BackupConfigComponent],
+  imports: [CanDirective, LimitsFormComponent, LimitsSummaryComponent, NotificationsSettingsComponent, BackupConfigComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   styles: `
     :host {
@@ -29,12 +30,17 @@ import { NotificationsSettingsComponent } from './notifications-settings.compone
       </p>
       @if (defaults.value(); as value) {
         <arb-limits-form
+          *arbCan="'owner'; else readOnly"
           [value]="value"
           [busy]="busy()"
           saveLabel="Save defaults"
           labelledBy="defaults-title"
           (save)="save($event)"
         />
+        <ng-template #readOnly>
+          <arb-limits-summary [value]="value" />
+          <p class="hint">Owners change the server’s settings.</p>
+        </ng-template>
       } @else if (defaults.error(); as e) {
         <p class="error" role="alert">{{ e }}</p>
       } @else {

@@ -2,20 +2,26 @@ import { HttpErrorResponse } from '@angular/common/http';
 import { TestBed } from '@angular/core/testing';
 import { provideRouter, Router } from '@angular/router';
 import { AuthService } from '../../core/auth.service';
+import type { SignInMethodsResponse } from '@arrbiter/contracts';
 import { SignInPage } from './sign-in.page';
 
 describe(SignInPage.name, () => {
   const signIn = jest.fn<Promise<void>, [unknown]>();
 
-  async function render(next?: string) {
+  async function render(next?: string, methods: SignInMethodsResponse = { password: true, sso: null }, query = '') {
     signIn.mockReset();
     TestBed.configureTestingModule({
       imports: [SignInPage],
-      providers: [provideRouter([{ path: '**', children: [] }]), { provide: AuthService, useValue: { signIn } }],
+      providers: [
+        provideRouter([{ path: '**', children: [] }]),
+        { provide: AuthService, useValue: { signIn, methods: () => Promise.resolve(methods) } },
+      ],
     });
     const router = TestBed.inject(Router);
-    await router.navigateByUrl(next ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in');
+    await router.navigateByUrl(next ? `/sign-in?next=${encodeURIComponent(next)}` : `/sign-in${query}`);
     const fixture = TestBed.createComponent(SignInPage);
+    fixture.detectChanges();
+    await fixture.whenStable();
     fixture.detectChanges();
     const element = fixture.nativeElement as HTMLElement;
     const type = (selector: string, value: string) => {
@@ -71,5 +77,24 @@ describe(SignInPage.name, () => {
     await submit();
     expect(element.querySelector('[role=alert]')?.textContent).toContain('Wrong username or password');
     expect(element.querySelector<HTMLInputElement>('#password')?.value).toBe('');
+  });
+
+  it('offers the single sign-on button beside the password form', async () => {
+    const { element } = await render(undefined, { password: true, sso: { label: 'Sign in with auth.example.com' } });
+    const button = element.querySelector<HTMLAnchorElement>('[data-testid=sso-button]');
+    expect(button?.textContent?.trim()).toBe('Sign in with auth.example.com');
+    expect(button?.getAttribute('href')).toBe('/api/auth/oidc/login');
+    expect(element.querySelector('#password')).not.toBeNull();
+  });
+
+  it('leaves the password form out when password sign-in is off', async () => {
+    const { element } = await render(undefined, { password: false, sso: { label: 'Sign in with SSO' } });
+    expect(element.querySelector('#password')).toBeNull();
+    expect(element.querySelector('[data-testid=sso-button]')).not.toBeNull();
+  });
+
+  it('says why single sign-on sent the browser back', async () => {
+    const { element } = await render(undefined, { password: true, sso: { label: 'SSO' } }, '?sso=no-account');
+    expect(element.querySelector('[data-testid=sso-error]')?.textContent).toContain('has no Arrbiter account');
   });
 });

@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked } from '@angular/core';
 import type { TemplateDto, TemplateRepositoryStatus, TemplateSyncReport } from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
+import { CanDirective } from '../../core/can.directive';
 import { grantsOf } from '../apps/proxy/allowlist-draft';
 import { Loadable } from '../../core/loadable';
 import { SyncReportComponent } from './sync-report.component';
@@ -10,7 +11,7 @@ import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '
 /** Templates with their blocks per service type; the repository they come from and its sync. */
 @Component({
   selector: 'arb-templates-page',
-  imports: [LoadStateComponent, TimeComponent, SyncReportComponent],
+  imports: [CanDirective, LoadStateComponent, TimeComponent, SyncReportComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './templates.page.html',
   styles: `

@@ -7,7 +7,8 @@ import { Loadable } from '../../core/loadable';
 import { AppsApiService } from '../apps/apps-api.service';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { isLearning } from '../apps/proxy/learning';
-import { LearningControlComponent } from '../apps/proxy/learning-control.component';
+import { LearningControlComponent, LearningStateComponent } from '../apps/proxy/learning-control.component';
+import { CanDirective } from '../../core/can.directive';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
 import { LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
@@ -23,7 +24,14 @@ interface Directory {
 /** Refused calls across proxies, with grant and dismiss; learning mode per proxy. */
 @Component({
   selector: 'arb-warnings-page',
-  imports: [LoadStateComponent, TimeComponent, RouterLink, LearningControlComponent],
+  imports: [
+    CanDirective,
+    LoadStateComponent,
+    TimeComponent,
+    RouterLink,
+    LearningControlComponent,
+    LearningStateComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './warnings.page.html',
 })

@@ -1,19 +1,30 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router } from '@angular/router';
-import type { ProxyConnectionDto, ProxyDefaults, ProxyDto } from '@arrbiter/contracts';
-import { LimitsFormComponent } from '../limits-form.component';
+import type { PreviousKeyDto, ProxyDefaults, ProxyDetailsDto, ProxyDto } from '@arrbiter/contracts';
+import { CanDirective } from '../../../core/can.directive';
+import { LimitsFormComponent, LimitsSummaryComponent } from '../limits-form.component';
 import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { connectionFields } from './connection-fields';
 import { KeyRotationComponent } from './key-rotation.component';
-import { LearningControlComponent } from './learning-control.component';
+import { LearningControlComponent, LearningStateComponent } from './learning-control.component';
 import { ProxyContext } from './proxy-context';
-import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
+import { ConfirmService, CopyButtonComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { previousKeyUse } from './grace';
 
 /** What a client needs (Proxy URL, key, how-to), key rotation, the active switch and learning mode. */
 @Component({
   selector: 'arb-connection-tab',
-  imports: [CopyButtonComponent, KeyRotationComponent, LearningControlComponent, LimitsFormComponent],
+  imports: [
+    CanDirective,
+    CopyButtonComponent,
+    KeyRotationComponent,
+    LearningControlComponent,
+    LearningStateComponent,
+    LimitsFormComponent,
+    LimitsSummaryComponent,
+    TimeComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @if (context.proxy.value(); as p) {
@@ -27,19 +38,23 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
               <arb-copy-button [value]="p.proxyUrl" label="Proxy URL" />
             </dd>
             <dt>API key</dt>
-            <dd class="row">
-              <code data-testid="proxy-key">{{ revealed() ? p.key : '••••••••••••••••••••••••••••••••' }}</code>
-              <button
-                type="button"
-                class="small"
-                (click)="revealed.set(!revealed())"
-                [attr.aria-pressed]="revealed()"
-                [attr.aria-label]="revealed() ? 'Hide key' : 'Reveal key'"
-              >
-                {{ revealed() ? 'Hide' : 'Reveal' }}
-              </button>
-              <arb-copy-button [value]="p.key" label="key" />
-            </dd>
+            @if (p.key; as key) {
+              <dd class="row">
+                <code data-testid="proxy-key">{{ revealed() ? key : '••••••••••••••••••••••••••••••••' }}</code>
+                <button
+                  type="button"
+                  class="small"
+                  (click)="revealed.set(!revealed())"
+                  [attr.aria-pressed]="revealed()"
+                  [attr.aria-label]="revealed() ? 'Hide key' : 'Reveal key'"
+                >
+                  {{ revealed() ? 'Hide' : 'Reveal' }}
+                </button>
+                <arb-copy-button [value]="key" label="key" />
+              </dd>
+            } @else {
+              <dd class="muted" data-testid="proxy-key-hidden">Not shown to viewers: ask an editor for it.</dd>
+            }
           </dl>
           <details class="howto">
             <summary>How to connect a client</summary>
@@ -77,15 +92,27 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
         <section class="card pad" aria-labelledby="rotation-title">
           <h2 id="rotation-title">Key rotation</h2>
           <arb-key-rotation
+            *arbCan="'editor'; else rotationState"
             [proxy]="p"
             (changed)="context.update($event); revealed.set(revealed() || $event.key !== p.key)"
             (refresh)="context.proxy.load()"
           />
+          <ng-template #rotationState>
+            @if (p.previousKey; as previous) {
+              <p class="notice" data-testid="previous-key">
+                The previous key still works until <arb-time [value]="previous.validUntil" /> ({{
+                  previousUse(previous)
+                }}).
+              </p>
+            } @else {
+              <p class="muted">No replaced key is still working.</p>
+            }
+          </ng-template>
         </section>
 
         <section class="card pad" aria-labelledby="state-title">
           <h2 id="state-title">State</h2>
-          <label class="check">
+          <label class="check" *arbCan="'editor'; else stateBadge">
             <input
               type="checkbox"
               role="switch"
@@ -95,8 +122,13 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
             />
             Proxy active
           </label>
+          <ng-template #stateBadge>
+            <p>
+              <span class="badge" [class.ok]="p.active">{{ p.active ? 'Active' : 'Inactive' }}</span>
+            </p>
+          </ng-template>
           <p class="hint">An inactive proxy refuses every call with 401; its key and allowlist are kept.</p>
-          <div class="form-actions">
+          <div class="form-actions" *arbCan="'editor'">
             <button type="button" class="danger" (click)="remove(p)" [disabled]="busy()">Delete proxy</button>
           </div>
           @if (message(); as m) {
@@ -107,11 +139,15 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
         <section class="card pad" aria-labelledby="limits-title">
           <h2 id="limits-title">Rate limit and responses</h2>
           <arb-limits-form
+            *arbCan="'editor'; else limitsSummary"
             [value]="{ rateLimit: p.rateLimit, scrub: p.scrub }"
             [busy]="busy()"
             labelledBy="limits-title"
             (save)="saveLimits(p, $event)"
           />
+          <ng-template #limitsSummary
+            ><arb-limits-summary [value]="{ rateLimit: p.rateLimit, scrub: p.scrub }"
+          /></ng-template>
           @if (limitsMessage(); as m) {
             <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
           }
@@ -119,7 +155,13 @@ import { ConfirmService, CopyButtonComponent } from '@arrbiter/dashboard/ui';
 
         <section class="card pad" aria-labelledby="learning-title">
           <h2 id="learning-title">Learning mode</h2>
-          <arb-learning-control [proxyId]="p.id" [until]="p.learningUntil" (changed)="context.update($event)" />
+          <arb-learning-control
+            *arbCan="'editor'; else learningState"
+            [proxyId]="p.id"
+            [until]="p.learningUntil"
+            (changed)="context.update($event)"
+          />
+          <ng-template #learningState><arb-learning-state [until]="p.learningUntil" /></ng-template>
         </section>
       </div>
     }
@@ -146,6 +188,7 @@ export class ConnectionTab {
   private readonly confirm = inject(ConfirmService);
   private readonly router = inject(Router);
   protected readonly revealed = signal(false);
+  protected readonly previousUse = (previous: PreviousKeyDto) => previousKeyUse(previous);
   protected readonly busy = signal(false);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly limitsMessage = signal<{ ok: boolean; text: string } | null>(null);
@@ -155,7 +198,7 @@ export class ConnectionTab {
   });
   protected readonly apiVersion = computed(() => this.context.service.value()?.apiVersions[0] ?? 'v3');
 
-  protected async setActive(proxy: ProxyConnectionDto, active: boolean): Promise<void> {
+  protected async setActive(proxy: ProxyDetailsDto, active: boolean): Promise<void> {
     await this.run(async () => {
       const updated: ProxyDto = await this.api.setActive(proxy.id, active);
       this.context.update(updated);
@@ -163,7 +206,7 @@ export class ConnectionTab {
     });
   }
 
-  protected async remove(proxy: ProxyConnectionDto): Promise<void> {
+  protected async remove(proxy: ProxyDetailsDto): Promise<void> {
     const ok = await this.confirm.ask({
       title: 'Delete this proxy?',
       message: 'Its key stops working at once; its allowlist and history are deleted.',
@@ -178,7 +221,7 @@ export class ConnectionTab {
     });
   }
 
-  protected async saveLimits(proxy: ProxyConnectionDto, limits: ProxyDefaults): Promise<void> {
+  protected async saveLimits(proxy: ProxyDetailsDto, limits: ProxyDefaults): Promise<void> {
     await this.run(async () => {
       await this.api.saveLimits(proxy, limits);
       this.context.update(limits);

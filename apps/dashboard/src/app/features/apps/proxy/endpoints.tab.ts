@@ -2,6 +2,8 @@ import { HttpErrorResponse } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import type { AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
 import { describeError } from '../../../core/api-error';
+import { AuthService } from '../../../core/auth.service';
+import { CanDirective } from '../../../core/can.directive';
 import { HasUnsavedChanges } from '../../../core/unsaved-changes.guard';
 import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem } from './allowlist-draft';
@@ -12,7 +14,7 @@ import { LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
 /** The permission editor: the catalog by tag, methods as toggles, a draft reviewed before it is saved. */
 @Component({
   selector: 'arb-endpoints-tab',
-  imports: [LoadStateComponent],
+  imports: [CanDirective, LoadStateComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { '(window:beforeunload)': 'beforeUnload($event)' },
   templateUrl: './endpoints.tab.html',
@@ -21,6 +23,9 @@ import { LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
 export class EndpointsTab implements HasUnsavedChanges {
   private readonly api = inject(ProxiesApiService);
   protected readonly context = inject(ProxyContext);
+  private readonly auth = inject(AuthService);
+  /** Viewers see the grants, read only. */
+  protected readonly canEdit = computed(() => this.auth.can('editor'));
 
   protected readonly loading = signal(false);
   protected readonly loadError = signal<string | null>(null);

@@ -2,6 +2,7 @@ import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked }
 import { PagedList } from '../../../core/paged-list';
 import type { RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
 import { describeError } from '../../../core/api-error';
+import { CanDirective } from '../../../core/can.directive';
 import { ProxiesApiService } from '../proxies-api.service';
 import { ProxyContext } from './proxy-context';
 import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
@@ -17,7 +18,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
 /** The proxy's revisions, each comparable with the current configuration and restorable. */
 @Component({
   selector: 'arb-history-tab',
-  imports: [LoadStateComponent, TimeComponent],
+  imports: [CanDirective, LoadStateComponent, TimeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
@@ -50,7 +51,9 @@ const KIND_LABELS: Record<RevisionKind, string> = {
             >
               {{ diff()?.revision?.id === r.id ? 'Hide comparison' : 'Compare with current' }}
             </button>
-            <button type="button" class="small" (click)="restore(r)" [disabled]="busy()">Restore</button>
+            <button type="button" class="small" *arbCan="'editor'" (click)="restore(r)" [disabled]="busy()">
+              Restore
+            </button>
           </div>
           @if (diffLoading() === r.id) {
             <p class="muted" role="status">Comparing…</p>

@@ -1,5 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, output, signal } from '@angular/core';
-import { MAX_GRACE_MINUTES, type ProxyConnectionDto } from '@arrbiter/contracts';
+import { MAX_GRACE_MINUTES, type ProxyDetailsDto } from '@arrbiter/contracts';
 import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { describeMinutes, GRACE_CHOICES, graceMinutes, previousKeyUse } from './grace';
@@ -83,9 +83,9 @@ import { ConfirmService, fullTime, TimeComponent } from '@arrbiter/dashboard/ui'
 export class KeyRotationComponent {
   private readonly api = inject(ProxiesApiService);
   private readonly confirm = inject(ConfirmService);
-  readonly proxy = input.required<ProxyConnectionDto>();
+  readonly proxy = input.required<ProxyDetailsDto>();
   /** The new key and previous key, for the page to show. */
-  readonly changed = output<Pick<ProxyConnectionDto, 'key' | 'previousKey'>>();
+  readonly changed = output<Pick<ProxyDetailsDto, 'key' | 'previousKey'>>();
   /** Asks the page to read the proxy again (the old key's use is counted on the server). */
   readonly refresh = output();
 
@@ -97,7 +97,7 @@ export class KeyRotationComponent {
   protected readonly busy = signal(false);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly full = fullTime;
-  protected readonly use = (previous: NonNullable<ProxyConnectionDto['previousKey']>) =>
+  protected readonly use = (previous: NonNullable<ProxyDetailsDto['previousKey']>) =>
     previousKeyUse(previous, fullTime);
 
   protected async rotate(): Promise<void> {

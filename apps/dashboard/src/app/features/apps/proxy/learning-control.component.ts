@@ -76,3 +76,24 @@ export class LearningControlComponent {
     }
   }
 }
+
+/** Whether a proxy is learning, and until when, read only (what a viewer sees). */
+@Component({
+  selector: 'arb-learning-state',
+  imports: [TimeComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    @if (on()) {
+      <p class="row">
+        <span class="badge warn">Learning</span>
+        <span>Refused calls are forwarded and recorded until <arb-time [value]="until()!" />.</span>
+      </p>
+    } @else {
+      <p class="muted">Not learning.</p>
+    }
+  `,
+})
+export class LearningStateComponent {
+  readonly until = input.required<string | null>();
+  protected readonly on = computed(() => isLearning(this.until()));
+}

@@ -1,5 +1,5 @@
 import { computed, inject, Injectable, signal } from '@angular/core';
-import type { AppDto, ProxyConnectionDto, ProxyDto, ServiceDto } from '@arrbiter/contracts';
+import type { AppDto, ProxyDetailsDto, ProxyDto, ServiceDto } from '@arrbiter/contracts';
 import { Loadable } from '../../../core/loadable';
 import { ServicesApiService } from '../../services/services-api.service';
 import { AppsApiService } from '../apps-api.service';
@@ -14,7 +14,7 @@ export class ProxyContext {
 
   readonly proxyId = signal('');
   readonly appId = signal('');
-  readonly proxy = new Loadable<ProxyConnectionDto>(() => this.proxiesApi.get(this.proxyId()));
+  readonly proxy = new Loadable<ProxyDetailsDto>(() => this.proxiesApi.get(this.proxyId()));
   readonly app = new Loadable<AppDto>(() => this.appsApi.get(this.appId()));
   readonly service = new Loadable<ServiceDto>(() => this.servicesApi.get(this.proxy.value()?.serviceId ?? ''));
   readonly title = computed(() => {

@@ -1,0 +1,199 @@
+import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
+import type { AuthSessionDto, SignInMethodsResponse } from '@arrbiter/contracts';
+import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError } from '../../core/api-error';
+import { AuthService } from '../../core/auth.service';
+import { Loadable } from '../../core/loadable';
+import { StaffApiService } from './staff-api.service';
+
+/** The least length the server accepts for a new password. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** One's own account: who and what role, the password, and the sessions signed in elsewhere. */
+@Component({
+  selector: 'arb-account-page',
+  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <header class="page-head">
+      <div class="grow">
+        <h1>Your account</h1>
+        <p class="muted">
+          Signed in as <strong data-testid="account-username">{{ auth.username() }}</strong>
+          <span class="badge accent" data-testid="account-role">{{ auth.role() }}</span>
+        </p>
+      </div>
+    </header>
+
+    @if (methods()?.password !== false) {
+      <section class="card pad" aria-labelledby="password-title">
+        <h2 id="password-title">Change your password</h2>
+        <p class="hint">Your other sessions end; this one stays signed in.</p>
+        <form [formGroup]="password" (ngSubmit)="changePassword()" class="stack narrow">
+          <div class="field">
+            <label for="current-password">Current password</label>
+            <input
+              id="current-password"
+              type="password"
+              formControlName="currentPassword"
+              autocomplete="current-password"
+            />
+          </div>
+          <div class="field">
+            <label for="new-password">New password</label>
+            <input
+              id="new-password"
+              type="password"
+              formControlName="newPassword"
+              autocomplete="new-password"
+              aria-describedby="new-password-hint"
+            />
+            <small id="new-password-hint">At least {{ minLength }} characters.</small>
+          </div>
+          <div class="field">
+            <label for="repeat-password">New password again</label>
+            <input id="repeat-password" type="password" formControlName="repeat" autocomplete="new-password" />
+          </div>
+          @if (passwordMessage(); as m) {
+            <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+          }
+          <div class="form-actions">
+            <button type="submit" class="primary" [disabled]="busy()">Change password</button>
+          </div>
+        </form>
+      </section>
+    }
+
+    <section class="card pad" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Where you are signed in</h2>
+      <arb-load-state [loading]="sessions.loading()" [error]="sessions.error()" (retry)="sessions.load()" />
+      @if (sessionMessage(); as m) {
+        <p class="error" role="alert">{{ m }}</p>
+      }
+      @if (sessions.value(); as list) {
+        @if (list.length === 0) {
+          <p class="muted">No session: you came in through your front proxy's sign-in.</p>
+        } @else {
+          <div class="table-wrap">
+            <table class="responsive" aria-labelledby="sessions-title">
+              <thead>
+                <tr>
+                  <th scope="col">Device</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Last seen</th>
+                  <th scope="col">Signed in</th>
+                  <th scope="col"><span class="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                @for (s of list; track s.id) {
+                  <tr [attr.data-testid]="s.current ? 'session-current' : 'session'">
+                    <td data-label="Device">
+                      {{ s.device ?? 'Unknown device' }}
+                      @if (s.current) {
+                        <span class="badge ok">This session</span>
+                      }
+                    </td>
+                    <td data-label="Address">
+                      <code>{{ s.address ?? '—' }}</code>
+                    </td>
+                    <td data-label="Last seen"><arb-time [value]="s.lastSeen" /></td>
+                    <td data-label="Signed in"><arb-time [value]="s.createdAt" /></td>
+                    <td class="actions">
+                      @if (!s.current) {
+                        <button
+                          type="button"
+                          class="small"
+                          (click)="endSession(s)"
+                          [attr.aria-label]="'Sign out ' + (s.device ?? 'the unknown device')"
+                        >
+                          Sign out
+                        </button>
+                      }
+                    </td>
+                  </tr>
+                }
+              </tbody>
+            </table>
+          </div>
+        }
+      }
+    </section>
+  `,
+  styles: `
+    .narrow {
+      max-width: 24rem;
+    }
+    section + section {
+      margin-top: 1rem;
+    }
+  `,
+})
+export class AccountPage implements OnInit {
+  protected readonly auth = inject(AuthService);
+  private readonly api = inject(StaffApiService);
+  private readonly confirm = inject(ConfirmService);
+  protected readonly minLength = MIN_PASSWORD_LENGTH;
+  protected readonly sessions = new Loadable(() => this.api.sessions());
+  protected readonly methods = signal<SignInMethodsResponse | null>(null);
+  protected readonly busy = signal(false);
+  protected readonly passwordMessage = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly sessionMessage = signal<string | null>(null);
+  protected readonly password = new FormGroup({
+    currentPassword: new FormControl('', { nonNullable: true, validators: [Validators.required] }),
+    newPassword: new FormControl('', {
+      nonNullable: true,
+      validators: [Validators.required, Validators.minLength(MIN_PASSWORD_LENGTH), Validators.maxLength(256)],
+    }),
+    repeat: new FormControl('', { nonNullable: true }),
+  });
+
+  ngOnInit(): void {
+    void this.sessions.load();
+    this.auth.methods().then(
+      (methods) => this.methods.set(methods),
+      () => this.methods.set(null),
+    );
+  }
+
+  protected async changePassword(): Promise<void> {
+    const { currentPassword, newPassword, repeat } = this.password.getRawValue();
+    if (!currentPassword) return this.passwordMessage.set({ ok: false, text: 'Enter your current password.' });
+    if (newPassword.length < MIN_PASSWORD_LENGTH) {
+      return this.passwordMessage.set({
+        ok: false,
+        text: `The new password needs at least ${MIN_PASSWORD_LENGTH} characters.`,
+      });
+    }
+    if (newPassword !== repeat) return this.passwordMessage.set({ ok: false, text: 'The two new passwords differ.' });
+    this.busy.set(true);
+    this.passwordMessage.set(null);
+    try {
+      await this.api.changePassword({ currentPassword, newPassword });
+      this.password.reset();
+      this.passwordMessage.set({ ok: true, text: 'Password changed. Your other sessions were signed out.' });
+      await this.sessions.load();
+    } catch (error) {
+      this.passwordMessage.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async endSession(session: AuthSessionDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: 'Sign out that session?',
+      message: `${session.device ?? 'The device'} at ${session.address ?? 'an unknown address'} must sign in again.`,
+      confirmLabel: 'Sign out',
+    });
+    if (!ok) return;
+    this.sessionMessage.set(null);
+    try {
+      await this.api.endSession(session.id);
+      this.sessions.set((this.sessions.value() ?? []).filter((s) => s.id !== session.id));
+    } catch (error) {
+      this.sessionMessage.set(describeError(error));
+    }
+  }
+}

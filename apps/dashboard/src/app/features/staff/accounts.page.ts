@@ -1,0 +1,286 @@
+import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
+import { ADMIN_ROLES, type AdminAccountDto, type AdminRole } from '@arrbiter/contracts';
+import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError } from '../../core/api-error';
+import { AuthService } from '../../core/auth.service';
+import { Loadable } from '../../core/loadable';
+import { MIN_PASSWORD_LENGTH } from './account.page';
+import { StaffApiService } from './staff-api.service';
+import { ROLE_DESCRIPTIONS } from './tokens.page';
+
+const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** Owners manage the administrators: who they are, their roles, their passwords. */
+@Component({
+  selector: 'arb-accounts-page',
+  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <header class="page-head">
+      <div class="grow">
+        <h1>Accounts</h1>
+        <p class="muted">
+          Owners manage accounts and settings, editors all configuration, viewers read everything but secrets. There is
+          always at least one owner.
+        </p>
+      </div>
+      @if (!adding()) {
+        <button type="button" class="primary" (click)="adding.set(true)">Add account</button>
+      }
+    </header>
+
+    @if (adding()) {
+      <section class="card pad" aria-labelledby="new-account-title">
+        <h2 id="new-account-title">New account</h2>
+        <form [formGroup]="form" (ngSubmit)="create()" class="form-grid">
+          <div class="field">
+            <label for="account-username">Username</label>
+            <input
+              id="account-username"
+              formControlName="username"
+              autocomplete="off"
+              autocapitalize="none"
+              spellcheck="false"
+            />
+            <small>As they sign in, or as your SSO or forward-auth proxy names them.</small>
+          </div>
+          <div class="field">
+            <label for="account-role">Role</label>
+            <select id="account-role" formControlName="role">
+              @for (role of roles; track role) {
+                <option [value]="role">{{ role }}: {{ descriptions[role] }}</option>
+              }
+            </select>
+          </div>
+          <div class="field">
+            <label for="account-password">Password (optional)</label>
+            <input id="account-password" type="password" formControlName="password" autocomplete="new-password" />
+            <small>At least {{ minLength }} characters; none for an account that signs in through SSO only.</small>
+          </div>
+          <div class="form-actions">
+            <button type="submit" class="primary" [disabled]="busy()">Create account</button>
+            <button type="button" (click)="adding.set(false)">Cancel</button>
+          </div>
+        </form>
+        @if (formError(); as e) {
+          <p class="error" role="alert">{{ e }}</p>
+        }
+      </section>
+    }
+
+    @if (message(); as m) {
+      <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
+    }
+    <arb-load-state [loading]="accounts.loading()" [error]="accounts.error()" (retry)="accounts.load()" />
+    @if (accounts.value(); as list) {
+      <section class="card table-wrap">
+        <table class="responsive" aria-label="Accounts">
+          <thead>
+            <tr>
+              <th scope="col">Username</th>
+              <th scope="col">Role</th>
+              <th scope="col">Signs in with</th>
+              <th scope="col">Created</th>
+              <th scope="col"><span class="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            @for (a of list; track a.id) {
+              <tr [attr.data-testid]="'account-' + a.username">
+                <td data-label="Username">
+                  <strong>{{ a.username }}</strong>
+                  @if (a.username === auth.username()) {
+                    <span class="badge ok">You</span>
+                  }
+                </td>
+                <td data-label="Role">
+                  <select
+                    [attr.aria-label]="'Role of ' + a.username"
+                    [value]="a.role"
+                    (change)="setRole(a, $any($event.target))"
+                    [disabled]="busy()"
+                  >
+                    @for (role of roles; track role) {
+                      <option [value]="role" [selected]="role === a.role">{{ role }}</option>
+                    }
+                  </select>
+                </td>
+                <td data-label="Signs in with">
+                  @if (a.hasPassword) {
+                    <span class="badge">password</span>
+                  }
+                  @if (a.sso) {
+                    <span class="badge accent">SSO</span>
+                  }
+                  @if (!a.hasPassword && !a.sso) {
+                    <span class="muted">SSO or forward-auth</span>
+                  }
+                </td>
+                <td data-label="Created"><arb-time [value]="a.createdAt" /></td>
+                <td class="actions">
+                  <button
+                    type="button"
+                    class="small"
+                    (click)="settingPassword.set(a.id)"
+                    [attr.aria-label]="'Set the password of ' + a.username"
+                  >
+                    Set password
+                  </button>
+                  @if (a.username !== auth.username()) {
+                    <button
+                      type="button"
+                      class="small danger"
+                      (click)="remove(a)"
+                      [attr.aria-label]="'Delete ' + a.username"
+                    >
+                      Delete
+                    </button>
+                  }
+                </td>
+              </tr>
+              @if (settingPassword() === a.id) {
+                <tr>
+                  <td colspan="5">
+                    <form class="row" (submit)="$event.preventDefault(); setPassword(a, newPassword.value)">
+                      <label for="set-password">New password for {{ a.username }}</label>
+                      <input #newPassword id="set-password" type="password" autocomplete="new-password" />
+                      <button type="submit" class="primary small" [disabled]="busy()">Set password</button>
+                      <button type="button" class="small" (click)="settingPassword.set(null)">Cancel</button>
+                    </form>
+                    <p class="hint">Their sessions end; they sign in again with it.</p>
+                  </td>
+                </tr>
+              }
+            }
+          </tbody>
+        </table>
+      </section>
+    }
+  `,
+  styles: `
+    section + section,
+    section + p {
+      margin-top: 1rem;
+    }
+  `,
+})
+export class AccountsPage implements OnInit {
+  protected readonly auth = inject(AuthService);
+  private readonly api = inject(StaffApiService);
+  private readonly confirm = inject(ConfirmService);
+  protected readonly roles = ADMIN_ROLES;
+  protected readonly descriptions = ROLE_DESCRIPTIONS;
+  protected readonly minLength = MIN_PASSWORD_LENGTH;
+  protected readonly accounts = new Loadable(() => this.api.accounts());
+  protected readonly adding = signal(false);
+  protected readonly busy = signal(false);
+  protected readonly settingPassword = signal<string | null>(null);
+  protected readonly formError = signal<string | null>(null);
+  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly form = new FormGroup({
+    username: new FormControl('', {
+      nonNullable: true,
+      validators: [Validators.required, Validators.pattern(USERNAME)],
+    }),
+    role: new FormControl<AdminRole>('viewer', { nonNullable: true }),
+    password: new FormControl('', { nonNullable: true }),
+  });
+
+  ngOnInit(): void {
+    void this.accounts.load();
+  }
+
+  protected async create(): Promise<void> {
+    const { username, role, password } = this.form.getRawValue();
+    if (!USERNAME.test(username.trim())) {
+      return this.formError.set('Usernames are 1–64 letters, digits, dots, dashes, underscores or @.');
+    }
+    if (password && password.length < MIN_PASSWORD_LENGTH) {
+      return this.formError.set(`A password needs at least ${MIN_PASSWORD_LENGTH} characters (or leave it empty).`);
+    }
+    await this.run(
+      async () => {
+        const account = await this.api.createAccount({
+          username: username.trim(),
+          role,
+          password: password || undefined,
+        });
+        this.accounts.set(
+          [...(this.accounts.value() ?? []), account].sort((x, y) => x.username.localeCompare(y.username)),
+        );
+        this.form.reset({ username: '', role: 'viewer', password: '' });
+        this.adding.set(false);
+        this.message.set({ ok: true, text: `Account “${account.username}” created as ${account.role}.` });
+      },
+      (text) => this.formError.set(text),
+    );
+  }
+
+  protected async setRole(account: AdminAccountDto, select: HTMLSelectElement): Promise<void> {
+    const role = select.value as AdminRole;
+    await this.run(
+      async () => {
+        this.replace(await this.api.updateAccount(account.id, { role }));
+        this.message.set({ ok: true, text: `${account.username} is now ${role}.` });
+        // Owners who demote themselves lose this page.
+        if (account.username === this.auth.username()) await this.auth.ensureSession(true);
+      },
+      (text) => {
+        // The server kept the role (the last owner stays): so does the picker.
+        select.value = account.role;
+        this.message.set({ ok: false, text });
+      },
+    );
+  }
+
+  protected async setPassword(account: AdminAccountDto, password: string): Promise<void> {
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      this.message.set({ ok: false, text: `A password needs at least ${MIN_PASSWORD_LENGTH} characters.` });
+      return;
+    }
+    await this.run(
+      async () => {
+        this.replace(await this.api.updateAccount(account.id, { password }));
+        this.settingPassword.set(null);
+        this.message.set({ ok: true, text: `Password of ${account.username} set; their sessions ended.` });
+      },
+      (text) => this.message.set({ ok: false, text }),
+    );
+  }
+
+  protected async remove(account: AdminAccountDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: `Delete ${account.username}?`,
+      message: 'Their sessions and API tokens end at once.',
+      confirmLabel: 'Delete',
+      danger: true,
+    });
+    if (!ok) return;
+    await this.run(
+      async () => {
+        await this.api.removeAccount(account.id);
+        this.accounts.set((this.accounts.value() ?? []).filter((a) => a.id !== account.id));
+        this.message.set({ ok: true, text: `Account “${account.username}” deleted.` });
+      },
+      (text) => this.message.set({ ok: false, text }),
+    );
+  }
+
+  private replace(account: AdminAccountDto): void {
+    this.accounts.set((this.accounts.value() ?? []).map((a) => (a.id === account.id ? account : a)));
+  }
+
+  private async run(work: () => Promise<void>, failed: (text: string) => void): Promise<void> {
+    this.busy.set(true);
+    this.message.set(null);
+    this.formError.set(null);
+    try {
+      await work();
+    } catch (error) {
+      failed(describeError(error));
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

@@ -1,0 +1,233 @@
+import { ChangeDetectionStrategy, Component, computed, inject, OnInit, signal } from '@angular/core';
+import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
+import { ADMIN_ROLES, type AdminRole, type ApiTokenDto } from '@arrbiter/contracts';
+import { ConfirmService, CopyButtonComponent, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError } from '../../core/api-error';
+import { AuthService } from '../../core/auth.service';
+import { Loadable } from '../../core/loadable';
+import { StaffApiService } from './staff-api.service';
+
+/** Token names the server accepts. */
+const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
+
+/** What each role may do with the admin API, for the role picker. */
+export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
+  owner: 'everything, including accounts and settings',
+  editor: 'all configuration',
+  viewer: 'read only, no secrets',
+};
+
+/**
+ * API tokens for scripts and automation: made with a role up to one's own, shown once, revoked at
+ * once. An owner sees and revokes everyone's.
+ */
+@Component({
+  selector: 'arb-tokens-page',
+  imports: [ReactiveFormsModule, CopyButtonComponent, LoadStateComponent, TimeComponent],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <header class="page-head">
+      <div class="grow">
+        <h1>API tokens</h1>
+        <p class="muted">
+          For scripts and automation: send one as <code>Authorization: Bearer arb_…</code> to
+          <code>/api/admin/v1/*</code>. A token acts with its role, never above yours, and cannot manage accounts or
+          tokens.
+        </p>
+      </div>
+    </header>
+
+    <section class="card pad" aria-labelledby="new-token-title">
+      <h2 id="new-token-title">New token</h2>
+      <form [formGroup]="form" (ngSubmit)="create()" class="form-grid">
+        <div class="field">
+          <label for="token-name">Name</label>
+          <input id="token-name" formControlName="name" autocomplete="off" placeholder="backup script" />
+          <small>What uses it; recent changes name it as their author.</small>
+        </div>
+        <div class="field">
+          <label for="token-role">Role</label>
+          <select id="token-role" formControlName="role">
+            @for (role of roles(); track role) {
+              <option [value]="role">{{ role }}: {{ descriptions[role] }}</option>
+            }
+          </select>
+        </div>
+        <div class="field">
+          <label for="token-expires">Expires on (optional)</label>
+          <input id="token-expires" type="date" formControlName="expiresOn" [min]="tomorrow" />
+          <small>Leave empty for a token that lasts until it is revoked.</small>
+        </div>
+        <div class="form-actions">
+          <button type="submit" class="primary" [disabled]="busy()">Create token</button>
+        </div>
+      </form>
+      @if (formError(); as e) {
+        <p class="error" role="alert">{{ e }}</p>
+      }
+      @if (created(); as c) {
+        <div class="notice created" role="status" data-testid="created-token">
+          <p>
+            <strong>Copy the token “{{ c.name }}” now:</strong> it is not shown again. Arrbiter keeps only a digest of
+            it.
+          </p>
+          <p class="token-line">
+            <code data-testid="token-value">{{ c.token }}</code>
+            <arb-copy-button [value]="c.token" label="token" />
+          </p>
+          <button type="button" class="small" (click)="created.set(null)">Done</button>
+        </div>
+      }
+    </section>
+
+    <section class="card table-wrap" aria-labelledby="tokens-title">
+      <h2 id="tokens-title" class="pad-title">{{ auth.can('owner') ? 'All tokens' : 'Your tokens' }}</h2>
+      <arb-load-state [loading]="tokens.loading()" [error]="tokens.error()" (retry)="tokens.load()" />
+      @if (listError(); as e) {
+        <p class="error" role="alert">{{ e }}</p>
+      }
+      @if (tokens.value(); as list) {
+        @if (list.length === 0) {
+          <p class="muted empty-state">No tokens yet.</p>
+        } @else {
+          <table class="responsive" aria-labelledby="tokens-title">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                @if (auth.can('owner')) {
+                  <th scope="col">Created by</th>
+                }
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span class="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (t of list; track t.id) {
+                <tr [attr.data-testid]="'token-' + t.name">
+                  <td data-label="Name">
+                    <strong>{{ t.name }}</strong>
+                  </td>
+                  <td data-label="Role">
+                    <span class="badge">{{ t.role }}</span>
+                  </td>
+                  @if (auth.can('owner')) {
+                    <td data-label="Created by">{{ t.createdBy }}</td>
+                  }
+                  <td data-label="Created"><arb-time [value]="t.createdAt" /></td>
+                  <td data-label="Expires">
+                    @if (t.expiresAt) {
+                      <arb-time [value]="t.expiresAt" />
+                    } @else {
+                      <span class="muted">Never</span>
+                    }
+                  </td>
+                  <td data-label="Last used">
+                    @if (t.lastUsedAt) {
+                      <arb-time [value]="t.lastUsedAt" />
+                    } @else {
+                      <span class="muted">Not yet</span>
+                    }
+                  </td>
+                  <td class="actions">
+                    <button
+                      type="button"
+                      class="small danger"
+                      (click)="revoke(t)"
+                      [attr.aria-label]="'Revoke ' + t.name"
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              }
+            </tbody>
+          </table>
+        }
+      }
+    </section>
+  `,
+  styles: `
+    section + section {
+      margin-top: 1rem;
+    }
+    .pad-title {
+      padding: 1rem 1rem 0;
+    }
+    .created {
+      margin-top: 1rem;
+    }
+    .token-line {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.5rem;
+    }
+    .token-line code {
+      word-break: break-all;
+    }
+  `,
+})
+export class TokensPage implements OnInit {
+  protected readonly auth = inject(AuthService);
+  private readonly api = inject(StaffApiService);
+  private readonly confirm = inject(ConfirmService);
+  protected readonly descriptions = ROLE_DESCRIPTIONS;
+  protected readonly tokens = new Loadable(() => this.api.tokens());
+  /** The roles a token of this administrator may have: up to their own. */
+  protected readonly roles = computed(() => ADMIN_ROLES.filter((role) => this.auth.can(role)));
+  protected readonly busy = signal(false);
+  protected readonly formError = signal<string | null>(null);
+  protected readonly listError = signal<string | null>(null);
+  protected readonly created = signal<{ name: string; token: string } | null>(null);
+  protected readonly tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  protected readonly form = new FormGroup({
+    name: new FormControl('', { nonNullable: true, validators: [Validators.required, Validators.pattern(TOKEN_NAME)] }),
+    role: new FormControl<AdminRole>('viewer', { nonNullable: true }),
+    expiresOn: new FormControl('', { nonNullable: true }),
+  });
+
+  ngOnInit(): void {
+    void this.tokens.load();
+  }
+
+  protected async create(): Promise<void> {
+    const { name, role, expiresOn } = this.form.getRawValue();
+    if (!TOKEN_NAME.test(name.trim())) {
+      this.formError.set('Name the token: 1–64 letters, digits, spaces, dots, dashes or underscores.');
+      return;
+    }
+    this.busy.set(true);
+    this.formError.set(null);
+    try {
+      const expiresAt = expiresOn ? new Date(`${expiresOn}T23:59:59`).toISOString() : null;
+      const { token } = await this.api.createToken({ name: name.trim(), role, expiresAt });
+      this.created.set({ name: name.trim(), token });
+      this.form.reset({ name: '', role: 'viewer', expiresOn: '' });
+      await this.tokens.load();
+    } catch (error) {
+      this.formError.set(describeError(error));
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async revoke(token: ApiTokenDto): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: `Revoke “${token.name}”?`,
+      message: 'It stops working at once, on every replica. Whatever uses it needs a new token.',
+      confirmLabel: 'Revoke',
+      danger: true,
+    });
+    if (!ok) return;
+    this.listError.set(null);
+    try {
+      await this.api.revokeToken(token.id);
+      this.tokens.set((this.tokens.value() ?? []).filter((t) => t.id !== token.id));
+    } catch (error) {
+      this.listError.set(describeError(error));
+    }
+  }
+}
