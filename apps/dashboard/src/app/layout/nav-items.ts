@@ -47,7 +47,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   {
     path: 'tokens',
     label: 'API tokens',
-    icon: '⚿',
+    icon: '◈',
     summary: 'Tokens for scripts and automation, each with a role.',
   },
   {

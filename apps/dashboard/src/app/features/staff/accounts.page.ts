@@ -33,30 +33,33 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
     @if (adding()) {
       <section class="card pad" aria-labelledby="new-account-title">
         <h2 id="new-account-title">New account</h2>
-        <form [formGroup]="form" (ngSubmit)="create()" class="form-grid">
-          <div class="field">
-            <label for="account-username">Username</label>
-            <input
-              id="account-username"
-              formControlName="username"
-              autocomplete="off"
-              autocapitalize="none"
-              spellcheck="false"
-            />
-            <small>As they sign in, or as your SSO or forward-auth proxy names them.</small>
-          </div>
-          <div class="field">
-            <label for="account-role">Role</label>
-            <select id="account-role" formControlName="role">
-              @for (role of roles; track role) {
-                <option [value]="role">{{ role }}: {{ descriptions[role] }}</option>
-              }
-            </select>
-          </div>
-          <div class="field">
-            <label for="account-password">Password (optional)</label>
-            <input id="account-password" type="password" formControlName="password" autocomplete="new-password" />
-            <small>At least {{ minLength }} characters; none for an account that signs in through SSO only.</small>
+        <form [formGroup]="form" (ngSubmit)="create()">
+          <div class="form-grid">
+            <div class="field">
+              <label for="account-username">Username</label>
+              <input
+                id="account-username"
+                formControlName="username"
+                autocomplete="off"
+                autocapitalize="none"
+                spellcheck="false"
+              />
+              <small>As they sign in, or as your SSO or forward-auth proxy names them.</small>
+            </div>
+            <div class="field">
+              <label for="account-role">Role</label>
+              <select id="account-role" formControlName="role">
+                @for (role of roles; track role) {
+                  <option [value]="role">{{ role }}</option>
+                }
+              </select>
+              <small>{{ descriptions[form.controls.role.value] }}.</small>
+            </div>
+            <div class="field">
+              <label for="account-password">Password (optional)</label>
+              <input id="account-password" type="password" formControlName="password" autocomplete="new-password" />
+              <small>At least {{ minLength }} characters; none for an account that signs in through SSO only.</small>
+            </div>
           </div>
           <div class="form-actions">
             <button type="submit" class="primary" [disabled]="busy()">Create account</button>
@@ -91,7 +94,7 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
                 <td data-label="Username">
                   <strong>{{ a.username }}</strong>
                   @if (a.username === auth.username()) {
-                    <span class="badge ok">You</span>
+                    <span class="badge ok you">You</span>
                   }
                 </td>
                 <td data-label="Role">
@@ -123,7 +126,7 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
                     type="button"
                     class="small"
                     (click)="settingPassword.set(a.id)"
-                    [attr.aria-label]="'Set the password of ' + a.username"
+                    [attr.aria-label]="'Set password for ' + a.username"
                   >
                     Set password
                   </button>
@@ -159,6 +162,12 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
     }
   `,
   styles: `
+    .form-grid select {
+      width: 100%;
+    }
+    .you {
+      margin-left: 0.375rem;
+    }
     section + section,
     section + p {
       margin-top: 1rem;

@@ -39,24 +39,27 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
 
     <section class="card pad" aria-labelledby="new-token-title">
       <h2 id="new-token-title">New token</h2>
-      <form [formGroup]="form" (ngSubmit)="create()" class="form-grid">
-        <div class="field">
-          <label for="token-name">Name</label>
-          <input id="token-name" formControlName="name" autocomplete="off" placeholder="backup script" />
-          <small>What uses it; recent changes name it as their author.</small>
-        </div>
-        <div class="field">
-          <label for="token-role">Role</label>
-          <select id="token-role" formControlName="role">
-            @for (role of roles(); track role) {
-              <option [value]="role">{{ role }}: {{ descriptions[role] }}</option>
-            }
-          </select>
-        </div>
-        <div class="field">
-          <label for="token-expires">Expires on (optional)</label>
-          <input id="token-expires" type="date" formControlName="expiresOn" [min]="tomorrow" />
-          <small>Leave empty for a token that lasts until it is revoked.</small>
+      <form [formGroup]="form" (ngSubmit)="create()">
+        <div class="form-grid">
+          <div class="field">
+            <label for="token-name">Name</label>
+            <input id="token-name" formControlName="name" autocomplete="off" placeholder="backup script" />
+            <small>What uses it; recent changes name it as their author.</small>
+          </div>
+          <div class="field">
+            <label for="token-role">Role</label>
+            <select id="token-role" formControlName="role">
+              @for (role of roles(); track role) {
+                <option [value]="role">{{ role }}</option>
+              }
+            </select>
+            <small>{{ descriptions[form.controls.role.value] }}; never above yours.</small>
+          </div>
+          <div class="field">
+            <label for="token-expires">Expires on (optional)</label>
+            <input id="token-expires" type="date" formControlName="expiresOn" [min]="tomorrow" />
+            <small>Leave empty for a token that lasts until it is revoked.</small>
+          </div>
         </div>
         <div class="form-actions">
           <button type="submit" class="primary" [disabled]="busy()">Create token</button>
@@ -152,6 +155,9 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
   styles: `
     section + section {
       margin-top: 1rem;
+    }
+    .form-grid select {
+      width: 100%;
     }
     .pad-title {
       padding: 1rem 1rem 0;
