@@ -128,6 +128,24 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- if gt $sources 1 }}
 {{- fail "set one of configFile.document, configFile.existingConfigMap and configFile.existingSecret, not several" }}
 {{- end }}
+{{- if and .Values.oidc.enabled (or (not .Values.oidc.issuer) (not .Values.oidc.clientId)) }}
+{{- fail "oidc.enabled needs oidc.issuer and oidc.clientId (register <PUBLIC_URL>/api/auth/oidc/callback at the provider)" }}
+{{- end }}
+{{- if and .Values.trustedAuth.header (not .Values.trustedAuth.from) }}
+{{- fail "trustedAuth.header needs trustedAuth.from: the forward-auth proxy's addresses or CIDRs, which alone may set the header" }}
+{{- end }}
+{{- if and (not .Values.trustedAuth.header) .Values.trustedAuth.from }}
+{{- fail "trustedAuth.from is set without trustedAuth.header" }}
+{{- end }}
+{{- $passwordSignIn := toString .Values.config.passwordSignIn }}
+{{- if eq $passwordSignIn "false" }}
+{{- if and (not .Values.oidc.enabled) (not .Values.trustedAuth.header) }}
+{{- fail "config.passwordSignIn=false needs oidc.enabled or trustedAuth.header: otherwise nobody can sign in" }}
+{{- end }}
+{{- if and .Values.admin.existingSecret .Values.admin.passwordKey }}
+{{- fail "config.passwordSignIn=false takes no ADMIN_PASSWORD: set admin.passwordKey to '' (the first owner signs in through SSO or forward-auth)" }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/* Where the declarative configuration document is mounted (CONFIG_FILE), or nothing without one. */}}
@@ -250,13 +268,40 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
     secretKeyRef:
       name: {{ . }}
       key: {{ $.Values.admin.usernameKey }}
+{{- with $.Values.admin.passwordKey }}
 - name: ADMIN_PASSWORD
   valueFrom:
     secretKeyRef:
-      name: {{ . }}
-      key: {{ $.Values.admin.passwordKey }}
+      name: {{ $.Values.admin.existingSecret }}
+      key: {{ . }}
+{{- end }}
+{{- end }}
+{{- if and .Values.oidc.enabled .Values.oidc.clientSecret.existingSecret }}
+- name: OIDC_CLIENT_SECRET_FILE
+  value: /run/secrets/arrbiter-oidc/client-secret
 {{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The OpenID client secret, as a file (server only). */}}
+{{- define "arrbiter.oidcSecretVolume" -}}
+{{- if and .Values.oidc.enabled .Values.oidc.clientSecret.existingSecret }}
+- name: oidc-client-secret
+  secret:
+    secretName: {{ .Values.oidc.clientSecret.existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .Values.oidc.clientSecret.key }}
+        path: client-secret
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.oidcSecretMount" -}}
+{{- if and .Values.oidc.enabled .Values.oidc.clientSecret.existingSecret }}
+- name: oidc-client-secret
+  mountPath: /run/secrets/arrbiter-oidc
+  readOnly: true
 {{- end }}
 {{- end }}
