@@ -14,20 +14,30 @@ import {
 
 class Routes {
   @ReadAccess()
-  read(): void {}
+  read(): string {
+    return 'read';
+  }
 
   @EditAccess()
-  write(): void {}
+  write(): string {
+    return 'write';
+  }
 
   @OwnerAccess()
   @SessionOnly()
-  accounts(): void {}
+  accounts(): string {
+    return 'accounts';
+  }
 
   /** A route somebody forgot to open to a role. */
-  forgotten(): void {}
+  forgotten(): string {
+    return 'forgotten';
+  }
 
   @Public()
-  open(): void {}
+  open(): string {
+    return 'open';
+  }
 }
 
 function principal(role: AdminRole, credential: Credential = 'session'): AdminPrincipal {
