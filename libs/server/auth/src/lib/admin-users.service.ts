@@ -108,12 +108,15 @@ export class AdminUsersService implements OnApplicationBootstrap {
     if (!(await this.hasher.verify(user.passwordHash, currentPassword))) {
       throw new ForbiddenException('The current password is wrong');
     }
-    if (currentPassword === newPassword) throw new BadRequestException(['newPassword must differ from the current one']);
+    if (currentPassword === newPassword)
+      throw new BadRequestException(['newPassword must differ from the current one']);
     const hash = await this.hasher.hash(newPassword);
     await this.users.manager.transaction(async (manager) => {
       await manager.withRepository(this.users).update({ id: user.id }, { passwordHash: hash });
       const sessions = manager.withRepository(this.sessions);
-      await sessions.delete(keepSessionId === undefined ? { adminUserId: user.id } : { adminUserId: user.id, id: Not(keepSessionId) });
+      await sessions.delete(
+        keepSessionId === undefined ? { adminUserId: user.id } : { adminUserId: user.id, id: Not(keepSessionId) },
+      );
     });
     return user;
   }

@@ -45,7 +45,11 @@ import { TokensController } from './tokens.controller';
         SignInThrottle.sharedThrough(dataSource, metrics ?? null),
       inject: [DataSource, { token: Metrics, optional: true }],
     },
-    { provide: BearerThrottle, useFactory: (dataSource: DataSource) => BearerThrottle.sharedThrough(dataSource), inject: [DataSource] },
+    {
+      provide: BearerThrottle,
+      useFactory: (dataSource: DataSource) => BearerThrottle.sharedThrough(dataSource),
+      inject: [DataSource],
+    },
     LocalStrategy,
     OidcLoginGuard,
     OidcCallbackGuard,

@@ -1,6 +1,11 @@
 import { HttpStatus } from '@nestjs/common';
 import { RetryAfterException } from '@arrbiter/server/http';
-import { type IRateLimiterOptions, RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type IRateLimiterOptions,
+  RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
 import { sharedLimiter } from './sign-in-throttle';
 

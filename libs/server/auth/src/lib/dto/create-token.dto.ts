@@ -3,7 +3,8 @@ import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator'
 
 export class CreateTokenDto implements CreateTokenRequest {
   @Matches(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, {
-    message: 'name must be 1-64 characters of letters, digits, spaces, ".", "_" or "-", starting with a letter or digit',
+    message:
+      'name must be 1-64 characters of letters, digits, spaces, ".", "_" or "-", starting with a letter or digit',
   })
   @IsString()
   name!: string;
