@@ -44,6 +44,8 @@ function schemaChange(sql: string): { action: 'create' | 'drop'; object: string 
     if (match) return { action, object: object(match) };
   }
   if (/^(INSERT|UPDATE|DELETE)\b/.test(sql)) return undefined;
+  // A change to a column that exists before and after (NOT NULL, DEFAULT) creates and drops nothing.
+  if (/^ALTER TABLE "\w+" ALTER COLUMN "\w+" (SET|DROP) (NOT NULL|DEFAULT)\b/.test(sql)) return undefined;
   throw new Error(`This spec does not know what the statement changes: ${sql.slice(0, 120)}`);
 }
 
