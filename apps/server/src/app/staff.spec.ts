@@ -219,6 +219,22 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
     });
   });
 
+  describe('the declarative configuration', () => {
+    it('lets a viewer export without secrets only (403 with them), and only owners import', async () => {
+      const viewer = client(t, await t.signIn(VIEWER));
+      const plain = await viewer.get('/api/admin/v1/config/export').expect(200);
+      expect(JSON.stringify(plain.body)).not.toContain(upstream.options.apiKey);
+      const refused = await viewer.get('/api/admin/v1/config/export?secrets=true').expect(403);
+      expect(refused.body.message).toMatch(/editor role/);
+      const editor = client(t, await t.signIn(EDITOR));
+      const withSecrets = await editor.get('/api/admin/v1/config/export?secrets=true').expect(200);
+      expect(JSON.stringify(withSecrets.body)).toContain(upstream.options.apiKey);
+      await editor.post('/api/admin/v1/config/import?dryRun=true', withSecrets.body as object).expect(403);
+      await viewer.post('/api/admin/v1/config/import?dryRun=true', plain.body as object).expect(403);
+      await owner.post('/api/admin/v1/config/import?dryRun=true', withSecrets.body as object).expect(200);
+    });
+  });
+
   describe('own account: sessions and password', () => {
     it('lists the caller’s sessions with device, address and last seen, marking the current one', async () => {
       const first = await t.signIn(EDITOR);

@@ -1,6 +1,7 @@
 import {
   Body,
   Controller,
+  ForbiddenException,
   Get,
   Header,
   Headers,
@@ -12,7 +13,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { ConfigDocument, ConfigImportReport } from '@arrbiter/contracts';
-import { AdminPrincipal, CurrentAdmin } from '@arrbiter/server/auth';
+import { AdminPrincipal, CurrentAdmin, hasRole, OwnerAccess, ReadAccess } from '@arrbiter/server/access';
 import type { Response } from 'express';
 import { DeclarativeConfigService } from './declarative-config.service';
 import { acceptsYaml, DocumentBodyInterceptor } from './document-body.interceptor';
@@ -22,20 +23,32 @@ import { ExportQueryDto, ImportQueryDto } from './dto/config-query.dto';
 export class ConfigController {
   constructor(private readonly config: DeclarativeConfigService) {}
 
-  /** The declarative document: JSON, or YAML with `Accept: application/yaml`; keys only with `?secrets=true`. */
+  /**
+   * The declarative document: JSON, or YAML with `Accept: application/yaml`; keys only with
+   * `?secrets=true`, which a viewer may not ask for (403).
+   */
+  @ReadAccess()
   @Get('export')
   @Header('Cache-Control', 'no-store')
   async export(
     @Query() query: ExportQueryDto,
     @Headers('accept') accept: string | undefined,
+    @CurrentAdmin() admin: AdminPrincipal,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ConfigDocument | string> {
+    if (query.secrets && !hasRole(admin.role, 'editor')) {
+      throw new ForbiddenException('Exporting secrets needs the editor role (viewers read everything but secrets)');
+    }
     const { type, body } = await this.config.exportAs(acceptsYaml(accept) ? 'yaml' : 'json', query.secrets ?? false);
     response.type(type);
     return body;
   }
 
-  /** Applies a document (JSON or YAML) in one transaction, or with `?dryRun=true` only reports what it would change. */
+  /**
+   * Applies a document (JSON or YAML) in one transaction, or with `?dryRun=true` only reports what it
+   * would change. Owners only: a document holds server-wide settings too.
+   */
+  @OwnerAccess()
   @Post('import')
   @HttpCode(HttpStatus.OK)
   @UseInterceptors(DocumentBodyInterceptor)
@@ -44,6 +57,6 @@ export class ConfigController {
     @Body() body: unknown,
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<ConfigImportReport> {
-    return this.config.importFromApi(body, { dryRun: query.dryRun ?? false, actor: admin.username });
+    return this.config.importFromApi(body, { dryRun: query.dryRun ?? false, actor: admin.actor });
   }
 }

@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import type { ConfigImportReport, ConfigObjectChange, ConfigProxyChange } from '@arrbiter/contracts';
 import { ConfirmService } from '@arrbiter/dashboard/ui';
+import { CanDirective } from '../../core/can.directive';
 import { describeError, errorLines } from '../../core/api-error';
 import { ConfigApiService, ConfigFormat } from './config-api.service';
 
@@ -27,6 +28,7 @@ const KIND_BADGES = { created: 'ok', updated: 'accent', deleted: 'danger' } as c
  */
 @Component({
   selector: 'arb-backup-config',
+  imports: [CanDirective],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <section class="card pad stack" aria-labelledby="backup-title">
@@ -64,7 +66,7 @@ const KIND_BADGES = { created: 'ok', updated: 'accent', deleted: 'danger' } as c
             JSON
           </label>
         </fieldset>
-        <label class="check">
+        <label class="check" *arbCan="'editor'">
           <input type="checkbox" [checked]="secrets()" (change)="secrets.set($any($event.target).checked)" />
           Include secrets (every service’s API key and proxy key, in clear)
         </label>
@@ -76,7 +78,13 @@ const KIND_BADGES = { created: 'ok', updated: 'accent', deleted: 'danger' } as c
         }
       </form>
 
-      <form class="stack" novalidate aria-labelledby="import-title" (submit)="$event.preventDefault(); check()">
+      <form
+        class="stack"
+        novalidate
+        aria-labelledby="import-title"
+        *arbCan="'owner'"
+        (submit)="$event.preventDefault(); check()"
+      >
         <h3 id="import-title">Import</h3>
         <div class="field">
           <label for="config-file">Configuration document (.yaml, .yml or .json)</label>
