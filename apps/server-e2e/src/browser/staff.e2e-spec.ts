@@ -27,6 +27,8 @@ const READ_ONLY_BUTTONS = new Set([
   'Compare with current',
   'Hide comparison',
   'How to connect a client',
+  // Settings → Backup & configuration: the export without secrets is a read.
+  'Download',
 ]);
 
 /** The pages a viewer reads, and a sign that each is shown with its content. */
