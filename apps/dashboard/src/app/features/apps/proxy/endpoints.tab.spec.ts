@@ -1,7 +1,8 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
-import type { AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
+import type { AdminRole, AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
+import { AuthService } from '../../../core/auth.service';
 import { ProxiesApiService } from '../proxies-api.service';
 import { EndpointsTab } from './endpoints.tab';
 import { ProxyContext } from './proxy-context';
@@ -40,7 +41,7 @@ describe(EndpointsTab.name, () => {
   };
   let api: { allowlist: jest.Mock; endpoints: jest.Mock; saveConfig: jest.Mock };
 
-  async function render(endpoints: () => Promise<EndpointsResponse>) {
+  async function render(endpoints: () => Promise<EndpointsResponse>, role: AdminRole = 'editor') {
     api = {
       allowlist: jest.fn().mockResolvedValue(allowlist),
       endpoints: jest.fn().mockImplementation(endpoints),
@@ -55,6 +56,10 @@ describe(EndpointsTab.name, () => {
       providers: [
         { provide: ProxiesApiService, useValue: api },
         { provide: ProxyContext, useValue: context },
+        {
+          provide: AuthService,
+          useValue: { can: (required: AdminRole) => role !== 'viewer' || required === 'viewer' },
+        },
       ],
     });
     const fixture = TestBed.createComponent(EndpointsTab);
@@ -102,6 +107,16 @@ describe(EndpointsTab.name, () => {
     await settle();
     // The backup path's saved deny stays; only the movie path was reset.
     expect(fixture.componentInstance.hasUnsavedChanges()).toBe(false);
+  });
+
+  it('shows a viewer the grants read only: no draft, no save, no path actions', async () => {
+    const { element, type, checkbox, button } = await render(() => Promise.resolve(catalog), 'viewer');
+    await type('#endpoint-search', '/api/v3');
+    expect(checkbox('GET /api/v3/movie')?.checked).toBe(true);
+    expect(checkbox('GET /api/v3/movie')?.disabled).toBe(true);
+    expect(button('Save configuration')).toBeUndefined();
+    expect(button('Deny path')).toBeUndefined();
+    expect(element.querySelector('#custom-path')).toBeNull();
   });
 
   it('saves the full overrides map with the active state', async () => {
