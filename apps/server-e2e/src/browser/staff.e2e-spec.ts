@@ -61,6 +61,11 @@ function viewerPages(
       ready: (page) => page.getByLabel('Search API paths').waitFor(),
     },
     {
+      name: 'proxy usage',
+      path: `${proxyPath}/usage`,
+      ready: (page) => page.getByRole('heading', { name: 'Top routes' }).waitFor(),
+    },
+    {
       name: 'proxy history',
       path: `${proxyPath}/history`,
       ready: (page) => page.getByText('Proxy created', { exact: false }).last().waitFor(),

@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { AllowlistResponse, Grant, ProxyUsageResponse, WarningDto } from '@arrbiter/contracts';
+import { CanDirective } from '../../../core/can.directive';
 import { describeError } from '../../../core/api-error';
 import { Loadable } from '../../../core/loadable';
 import { TrafficChartComponent } from '../../usage/traffic-chart.component';
@@ -24,7 +25,14 @@ const TOP = 15;
  */
 @Component({
   selector: 'arb-usage-tab',
-  imports: [LoadStateComponent, RouterLink, TimeComponent, TrafficChartComponent, UsagePeriodPickerComponent],
+  imports: [
+    CanDirective,
+    LoadStateComponent,
+    RouterLink,
+    TimeComponent,
+    TrafficChartComponent,
+    UsagePeriodPickerComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <div class="stack">
@@ -89,6 +97,7 @@ const TOP = 15;
                     </td>
                     <td class="actions">
                       <button
+                        *arbCan="'editor'"
                         type="button"
                         class="small"
                         [class.danger]="r.allowed"
@@ -124,6 +133,7 @@ const TOP = 15;
               <span class="method">{{ method(g.method) }}</span>
               <code class="grow">{{ g.path }}</code>
               <button
+                *arbCan="'editor'"
                 type="button"
                 class="small"
                 [disabled]="busy()"
