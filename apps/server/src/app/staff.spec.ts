@@ -9,7 +9,9 @@ import type {
   ProxyDetailsDto,
   ServiceDto,
 } from '@arrbiter/contracts';
-import { BEARER_FAILURES_PER_ADDRESS } from '@arrbiter/server/auth';
+import { ConflictException } from '@nestjs/common';
+import type { AdminPrincipal } from '@arrbiter/server/access';
+import { AccountsService, BEARER_FAILURES_PER_ADDRESS } from '@arrbiter/server/auth';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -134,22 +136,70 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
           .post('/api/admin/v1/admins', { username: 'olga', password: 'second owner passphrase', role: 'owner' })
           .expect(201)
       ).body as AdminAccountDto;
-      const olga = client(t, await t.signIn({ username: 'olga', password: 'second owner passphrase' }));
       const accounts = (await owner.get('/api/admin/v1/admins').expect(200)).body as AdminAccountDto[];
       const me = found(
         accounts.find((a) => a.username === 'admin'),
         'admin',
       );
+      // Both changes are already let in (two owners), then race for the accounts' lock: the second
+      // to take it finds one owner left and is refused.
+      const accountsService = t.app.get(AccountsService);
+      const as = (account: AdminAccountDto): AdminPrincipal => ({
+        id: account.id,
+        username: account.username,
+        role: 'owner',
+        credential: 'session',
+        actor: account.username,
+      });
+      const outcomes = await Promise.allSettled([
+        accountsService.update(as(me), second.id, { role: 'viewer' }),
+        accountsService.update(as(second), me.id, { role: 'viewer' }),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refused = found(
+        outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected'),
+        'the refused change',
+      );
+      expect(refused.reason).toBeInstanceOf(ConflictException);
+      const owners = (await accountsService.list()).filter((x) => x.role === 'owner');
+      expect(owners).toHaveLength(1);
+      // Put things back for the next tests: admin the owner, olga gone.
+      if (owners[0].username !== 'admin') await accountsService.update(as(second), me.id, { role: 'owner' });
+      await owner.delete(`/api/admin/v1/admins/${second.id}`).expect(204);
+    });
+
+    it('refuses the second of two demotions over HTTP too, whichever guard or lock it meets', async () => {
+      const second = (
+        await owner
+          .post('/api/admin/v1/admins', { username: 'oscar', password: 'third owner passphrase', role: 'owner' })
+          .expect(201)
+      ).body as AdminAccountDto;
+      const oscar = client(t, await t.signIn({ username: 'oscar', password: 'third owner passphrase' }));
+      const me = found(
+        ((await owner.get('/api/admin/v1/admins').expect(200)).body as AdminAccountDto[]).find(
+          (a) => a.username === 'admin',
+        ),
+        'admin',
+      );
       const [a, b] = await Promise.all([
         owner.patch(`/api/admin/v1/admins/${second.id}`, { role: 'viewer' }),
-        olga.patch(`/api/admin/v1/admins/${me.id}`, { role: 'viewer' }),
+        oscar.patch(`/api/admin/v1/admins/${me.id}`, { role: 'viewer' }),
       ]);
-      expect([a.status, b.status].sort()).toEqual([200, 409]);
-      // Exactly one owner is left, whichever won; put things back for the next tests.
-      const survivor = a.status === 200 ? owner : olga;
-      const list = (await survivor.get('/api/admin/v1/admins').expect(200)).body as AdminAccountDto[];
+      // One wins; the other is refused: by the lock (409), or by its role guard (403) when the winner
+      // had already made it a viewer before it was let in.
+      const statuses = [a.status, b.status];
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409 || s === 403)).toHaveLength(1);
+      const service = t.app.get(AccountsService);
+      const list = await service.list();
       expect(list.filter((x) => x.role === 'owner')).toHaveLength(1);
-      if (a.status !== 200) await olga.patch(`/api/admin/v1/admins/${me.id}`, { role: 'owner' }).expect(200);
+      if (a.status !== 200) {
+        await service.update(
+          { id: second.id, username: 'oscar', role: 'owner', credential: 'session', actor: 'oscar' },
+          me.id,
+          { role: 'owner' },
+        );
+      }
       await owner.delete(`/api/admin/v1/admins/${second.id}`).expect(204);
     });
 

@@ -1,3 +1,4 @@
+export * from './lib/accounts.service';
 export * from './lib/admin-users.service';
 export * from './lib/auth.module';
 export * from './lib/bearer';
