@@ -1,19 +1,8 @@
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { AdminRole, CreatedTokenResponse } from '@arrbiter/contracts';
 import request from 'supertest';
+import { registeredRoutes, Route } from '../testing/registered-routes';
 import { startTestApp, TestApp } from '../testing/test-app';
-import { hasRole, IS_PUBLIC, MIN_ROLE, SESSION_ONLY } from '@arrbiter/server/access';
-
-interface Route {
-  method: string;
-  path: string;
-  /** The least role its handler names (`@MinRole`), undefined when it names none. */
-  minRole: AdminRole | undefined;
-  isPublic: boolean;
-  sessionOnly: boolean;
-}
+import { hasRole } from '@arrbiter/server/access';
 
 /**
  * Routes that are public on purpose; everything else must need a signed-in administrator. The proxy
@@ -38,46 +27,6 @@ const OWN_ACCOUNT_WRITES = new Set([
 ]);
 
 const ROLES: readonly AdminRole[] = ['viewer', 'editor', 'owner'];
-
-function join(...parts: string[]): string {
-  return `/${parts
-    .flatMap((p) => p.split('/'))
-    .filter(Boolean)
-    .join('/')}`;
-}
-
-/**
- * Every route of every controller of the running application, found through Nest's discovery (not a
- * list kept by hand), with the roles its handler opens it to: a route added later is checked too.
- */
-function registeredRoutes(t: TestApp): Route[] {
-  const routes: Route[] = [];
-  const scanner = t.app.get(MetadataScanner);
-  for (const wrapper of t.app.get(DiscoveryService).getControllers()) {
-    const type = wrapper.metatype as (new () => object) | null;
-    if (!type) continue;
-    const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, type) ?? '/');
-    const classPublic = Reflect.getMetadata(IS_PUBLIC, type) === true;
-    for (const name of scanner.getAllMethodNames(type.prototype)) {
-      const handler = (type.prototype as Record<string, unknown>)[name] as object;
-      const paths: string[] | string | undefined = Reflect.getMetadata(PATH_METADATA, handler);
-      if (paths === undefined) continue;
-      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-      for (const prefix of prefixes) {
-        for (const path of ([] as string[]).concat(paths)) {
-          routes.push({
-            method,
-            path: join(prefix, path),
-            minRole: Reflect.getMetadata(MIN_ROLE, handler) as AdminRole | undefined,
-            isPublic: classPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true,
-            sessionOnly: Reflect.getMetadata(SESSION_ONLY, handler) === true,
-          });
-        }
-      }
-    }
-  }
-  return routes;
-}
 
 const key = (r: Route) => `${r.method} ${r.path}`;
 
@@ -104,7 +53,7 @@ describe('default-deny on admin routes, and which roles reach each', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    routes = registeredRoutes(t);
+    routes = registeredRoutes(t.app);
     guarded = routes.filter((r) => !r.isPublic);
   });
   afterAll(() => t.close());
@@ -122,6 +71,8 @@ describe('default-deny on admin routes, and which roles reach each', () => {
         'POST /api/admin/v1/admins',
         'POST /api/admin/v1/tokens',
         'PUT /api/auth/password',
+        'GET /api/docs/openapi.json',
+        'POST /api/admin/v1/apps/:id/clone',
         ...PUBLIC_ROUTES,
       ]),
     );
@@ -133,10 +84,10 @@ describe('default-deny on admin routes, and which roles reach each', () => {
     ).toEqual([...PUBLIC_ROUTES].sort());
   });
 
-  it('keeps every admin route under /api/admin/v1 or /api/auth', () => {
+  it('keeps every admin route under /api/admin/v1 or /api/auth (and its description under /api/docs)', () => {
     const stray = routes
       .map((r) => r.path)
-      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|health|proxy)(\/|$)/.test(path));
+      .filter((path) => !/^\/(api\/admin\/v1|api\/auth|api\/docs|health|proxy)(\/|$)/.test(path));
     expect(stray).toEqual([]);
   });
 

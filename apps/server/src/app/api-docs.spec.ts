@@ -70,7 +70,11 @@ describe('the admin API description (/api/docs)', () => {
       name: 'arrbiter_session',
       description: expect.any(String),
     });
-    expect(document.security).toEqual([{ session: [] }]);
+    expect(document.components?.securitySchemes?.['token']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // A session or an API token; the token on /api/admin/v1/* only, and never for accounts or tokens.
+    expect(document.security).toEqual([{ session: [] }, { token: [] }]);
+    expect(operation('get', '/api/auth/session').security).toEqual([{ session: [] }]);
+    expect(operation('post', '/api/admin/v1/tokens').security).toEqual([{ session: [] }]);
     expect(operation('post', '/api/auth/sign-in').security).toEqual([]);
     const rotate = operation('post', '/api/admin/v1/proxies/{id}/rotate-key');
     expect(rotate.security).toBeUndefined();
@@ -83,6 +87,22 @@ describe('the admin API description (/api/docs)', () => {
       '403',
       '404',
     ]);
+  });
+
+  it('names the least role of each operation, and the 403 of a role above viewer', () => {
+    const role = (method: string, path: string) =>
+      (operation(method, path) as OperationObject & { 'x-arrbiter-role'?: string })['x-arrbiter-role'];
+    expect(role('get', '/api/admin/v1/apps')).toBe('viewer');
+    expect(role('post', '/api/admin/v1/apps')).toBe('editor');
+    expect(role('post', '/api/admin/v1/admins')).toBe('owner');
+    expect(role('post', '/api/auth/sign-in')).toBeUndefined();
+    expect(operation('get', '/api/admin/v1/proxies/{id}/key').responses['403']).toEqual({
+      description: 'Needs the editor role',
+    });
+    expect(operation('get', '/api/admin/v1/apps').responses['403']).toBeUndefined();
+    expect(operation('post', '/api/admin/v1/apps').responses['403']).toEqual({
+      description: 'The Origin (or Referer) is not the dashboard’s; or needs the editor role',
+    });
   });
 
   it('describes request bodies from the DTOs’ validation: types, bounds, patterns, what is required and what may be null', () => {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
+import { ReadAccess } from '@arrbiter/server/access';
 import { ApiDescription } from './api-description';
 import { DOCS_INIT, DOCS_PAGE } from './docs-page';
 
@@ -12,7 +13,7 @@ const CACHE = 'private, max-age=3600';
 
 /**
  * The admin API's description and a viewer for it, behind the admin session like the API itself
- * (the global guards apply: 401 without one). Under `/api`, so the dashboard's fallback never answers
+ * (the global guards apply: 401 without one), open to every role. Under `/api`, so the dashboard's fallback never answers
  * for it; not itself part of the description.
  */
 @ApiExcludeController()
@@ -20,6 +21,7 @@ const CACHE = 'private, max-age=3600';
 export class ApiDocsController {
   constructor(private readonly description: ApiDescription) {}
 
+  @ReadAccess()
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-cache')
@@ -27,12 +29,14 @@ export class ApiDocsController {
     return DOCS_PAGE;
   }
 
+  @ReadAccess()
   @Get('openapi.json')
   @Header('Cache-Control', 'no-cache')
   openapi(): OpenAPIObject {
     return this.description.document();
   }
 
+  @ReadAccess()
   @Get('init.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', CACHE)
@@ -40,12 +44,14 @@ export class ApiDocsController {
     return DOCS_INIT;
   }
 
+  @ReadAccess()
   @Get('swagger-ui-bundle.js')
   @Header('Cache-Control', CACHE)
   bundle(): StreamableFile {
     return asset('swagger-ui-bundle.js', 'text/javascript; charset=utf-8');
   }
 
+  @ReadAccess()
   @Get('swagger-ui.css')
   @Header('Cache-Control', CACHE)
   styles(): StreamableFile {
