@@ -27,8 +27,9 @@ const READ_ONLY_BUTTONS = new Set([
   'Compare with current',
   'Hide comparison',
   'How to connect a client',
-  // Settings → Backup & configuration: the export without secrets is a read.
+  // Settings → Backup & configuration: the export without secrets is a read; a webhook's deliveries too.
   'Download',
+  'Recent deliveries',
 ]);
 
 /** The pages a viewer reads, and a sign that each is shown with its content. */

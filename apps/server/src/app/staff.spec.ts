@@ -269,6 +269,30 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
     });
   });
 
+  describe('notification settings', () => {
+    it('hides webhook URLs from everyone (masked), and lets only owners change or test them', async () => {
+      const url = 'https://hooks.example.test/arrbiter/SeCrEtWeBhOoKtOkEn0123456789';
+      const saved = await owner
+        .put('/api/admin/v1/settings/notifications', {
+          webhooks: [{ url, format: 'json', events: ['key.rotated'], enabled: false }],
+        })
+        .expect(200);
+      const id = (saved.body as { webhooks: { id: string }[] }).webhooks[0].id;
+      const viewer = client(t, await t.signIn(VIEWER));
+      const read = await viewer.get('/api/admin/v1/settings/notifications').expect(200);
+      expect(JSON.stringify(read.body)).not.toContain('SeCrEtWeBhOoKtOkEn');
+      await viewer.get(`/api/admin/v1/settings/notifications/${id}/attempts`).expect(200);
+      const editor = client(t, await t.signIn(EDITOR));
+      for (const as of [viewer, editor]) {
+        await as.put('/api/admin/v1/settings/notifications', { webhooks: [] }).expect(403);
+        await as.post(`/api/admin/v1/settings/notifications/${id}/test`).expect(403);
+      }
+      const exported = await viewer.get('/api/admin/v1/config/export').expect(200);
+      expect(JSON.stringify(exported.body)).not.toContain('SeCrEtWeBhOoKtOkEn');
+      await owner.put('/api/admin/v1/settings/notifications', { webhooks: [] }).expect(200);
+    });
+  });
+
   describe('the declarative configuration', () => {
     it('lets a viewer export without secrets only (403 with them), and only owners import', async () => {
       const viewer = client(t, await t.signIn(VIEWER));

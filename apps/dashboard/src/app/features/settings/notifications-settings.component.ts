@@ -2,6 +2,7 @@ import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@ang
 import type { NotificationAttemptDto, NotificationSettings, WebhookDto } from '@arrbiter/contracts';
 import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
 import { describeError } from '../../core/api-error';
+import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import {
   describeAttempt,
@@ -24,14 +25,14 @@ type TestState =
 /** The Settings page's notifications: webhooks to add, edit, test, turn on and off, remove; their deliveries. */
 @Component({
   selector: 'arb-notifications-settings',
-  imports: [LoadStateComponent, WebhookAttemptsComponent, WebhookFormComponent],
+  imports: [CanDirective, LoadStateComponent, WebhookAttemptsComponent, WebhookFormComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <section class="card pad" aria-labelledby="notifications-title">
       <div class="row">
         <h2 id="notifications-title" class="grow">Notifications</h2>
         @if (settings.value() && editing() === null) {
-          <button type="button" class="primary" (click)="editing.set(newDraft())">Add webhook</button>
+          <button type="button" class="primary" *arbCan="'owner'" (click)="editing.set(newDraft())">Add webhook</button>
         }
       </div>
       <p class="hint">
@@ -64,25 +65,27 @@ type TestState =
                 </div>
                 <p class="hint">{{ eventsOf(webhook) }}</p>
                 <div class="row">
-                  <button
-                    type="button"
-                    class="small"
-                    [disabled]="tests()[webhook.id]?.state === 'sending'"
-                    (click)="test(webhook)"
-                  >
-                    Send test message
-                  </button>
-                  <button
-                    type="button"
-                    class="small"
-                    [disabled]="editing() !== null"
-                    (click)="editing.set(draftOf(webhook))"
-                  >
-                    Edit
-                  </button>
-                  <button type="button" class="small" [disabled]="busy()" (click)="toggle(webhook)">
-                    {{ webhook.enabled ? 'Turn off' : 'Turn on' }}
-                  </button>
+                  <ng-container *arbCan="'owner'">
+                    <button
+                      type="button"
+                      class="small"
+                      [disabled]="tests()[webhook.id]?.state === 'sending'"
+                      (click)="test(webhook)"
+                    >
+                      Send test message
+                    </button>
+                    <button
+                      type="button"
+                      class="small"
+                      [disabled]="editing() !== null"
+                      (click)="editing.set(draftOf(webhook))"
+                    >
+                      Edit
+                    </button>
+                    <button type="button" class="small" [disabled]="busy()" (click)="toggle(webhook)">
+                      {{ webhook.enabled ? 'Turn off' : 'Turn on' }}
+                    </button>
+                  </ng-container>
                   <button
                     type="button"
                     class="small"
@@ -92,7 +95,13 @@ type TestState =
                   >
                     Recent deliveries
                   </button>
-                  <button type="button" class="small danger" [disabled]="busy()" (click)="remove(webhook)">
+                  <button
+                    type="button"
+                    class="small danger"
+                    *arbCan="'owner'"
+                    [disabled]="busy()"
+                    (click)="remove(webhook)"
+                  >
                     Remove
                   </button>
                 </div>

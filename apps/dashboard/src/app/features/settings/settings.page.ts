@@ -11,7 +11,13 @@ import { NotificationsSettingsComponent } from './notifications-settings.compone
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({
   selector: 'arb-settings-page',
-  imports: [CanDirective, LimitsFormComponent, LimitsSummaryComponent, NotificationsSettingsComponent, BackupConfigComponent],
+  imports: [
+    CanDirective,
+    LimitsFormComponent,
+    LimitsSummaryComponent,
+    NotificationsSettingsComponent,
+    BackupConfigComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   styles: `
     :host {
