@@ -12,6 +12,8 @@ const OWNER = { ADMIN_USERNAME: 'olivia', ADMIN_PASSWORD: 'owner passphrase for 
 const VIEWER = { username: 'vera', password: 'viewer passphrase for the browser' };
 const PREFIX = 'staff';
 const THEMES = ['light', 'dark'] as const;
+/** A webhook whose last segment is its secret: masked for everyone, so never on a page. */
+const WEBHOOK = 'https://discord.example.test/api/webhooks/123456789/SeCrEtWeBhOoKtOkEn';
 
 /**
  * What a viewer may still press on a page: reading, filtering, paging, copying and comparing; never a
@@ -138,6 +140,9 @@ describe('admin staff in a real browser: accounts, tokens, your account, a viewe
       serviceId: service.id,
     });
     await owner.request('POST', '/api/admin/v1/admins', { ...VIEWER, role: 'viewer' });
+    await owner.request('PUT', '/api/admin/v1/settings/notifications', {
+      webhooks: [{ url: WEBHOOK, format: 'discord', events: ['key.rotated'], enabled: false }],
+    });
     browser = await openBrowser();
   });
   afterAll(async () => {
@@ -267,6 +272,7 @@ describe('admin staff in a real browser: accounts, tokens, your account, a viewe
     }
     expect(writes).toEqual([]);
     expect(await page().content()).not.toContain(proxy.key);
+    expect(await page().content()).not.toContain('SeCrEtWeBhOoKtOkEn');
     // The server refuses a viewer's write anyway, whatever a page shows.
     const status = await page().evaluate(async () => {
       const response = await fetch('/api/admin/v1/apps', {
