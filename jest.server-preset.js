@@ -14,6 +14,9 @@ module.exports = {
     '/node_modules/(?!(@electric-sql|@nestjs/typeorm|http-proxy-middleware|httpxy|is-plain-obj|openid-client|oauth4webapi|jose)/)',
   ],
   testTimeout: 120_000,
+  // The Reflect metadata API before any spec's first import, as main.ts loads it: a spec whose first
+  // import is a DTO fails without it (class-transformer's @Type reads metadata when it is applied).
+  setupFiles: ['reflect-metadata'],
   // One initialised embedded PostgreSQL data directory that each suite copies (see the file).
   globalSetup: join(__dirname, 'tools/jest/embedded-postgres-template.cjs'),
 };
