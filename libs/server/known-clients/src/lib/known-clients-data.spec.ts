@@ -1,0 +1,117 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { CatalogRoute, isHttpMethod, mergeCatalogs, parseOpenApi, RouteMatcher } from '@arrbiter/server/catalog';
+import { KNOWN_SERVICE_TYPES, KnownClient, KnownClientCall, KnownServiceType } from '../index';
+
+const LIB = resolve(__dirname, '../..');
+const DATA = join(LIB, 'data');
+const SCHEMA = join(LIB, 'known-client.schema.json');
+/** The real OpenAPI descriptions and community templates, beside the repository (`../shared`), as in CI. */
+const SHARED = resolve(LIB, '../../../../shared/fixtures');
+const OPENAPI = join(SHARED, 'openapi');
+const TEMPLATES = join(SHARED, 'template-repo');
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+if (!existsSync(OPENAPI) || !existsSync(TEMPLATES)) {
+  throw new Error(`The shared fixtures are missing: expected ${OPENAPI} and ${TEMPLATES} beside the repository`);
+}
+
+/** Per service type, the route table the proxy builds for a service serving every fixture version of it. */
+const catalogs = new Map<string, { matcher: RouteMatcher; routes: Map<string, CatalogRoute> }>();
+for (const type of KNOWN_SERVICE_TYPES) {
+  const files = readdirSync(OPENAPI).filter((f) => f.startsWith(`${type}-v`) && f.endsWith('.json'));
+  const routes = mergeCatalogs(files.map((f) => parseOpenApi(readJson(join(OPENAPI, f)))));
+  catalogs.set(type, { matcher: new RouteMatcher(routes), routes: new Map(routes.map((r) => [r.path, r])) });
+}
+
+/** Template name → the service types it has a block for, from `<serviceType>/<name>.json`. */
+const templates = new Map<string, string[]>();
+for (const type of readdirSync(TEMPLATES)) {
+  for (const file of readdirSync(join(TEMPLATES, type)).filter((f) => f.endsWith('.json'))) {
+    const name = file.replace(/\.json$/, '');
+    templates.set(name, [...(templates.get(name) ?? []), type]);
+  }
+}
+
+const files = readdirSync(DATA)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+const clients = new Map(files.map((f) => [f, readJson(join(DATA, f)) as KnownClient]));
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(readJson(SCHEMA) as object);
+
+const CREDENTIAL_PARAMS = new Set(['apikey', 'access_token']);
+const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
+
+/** What is wrong with one call, resolved as the proxy resolves a request (canonical segments, RouteMatcher). */
+function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
+  const label = `${type}: ${call.method.toUpperCase()} ${call.path}${call.query ? `?${call.query}` : ''}`;
+  const problems: string[] = [];
+  if (DOT_SEGMENT.test(call.path)) problems.push(`${label}: the path has a "." or ".." segment`);
+  for (const pair of call.query?.split('&') ?? []) {
+    const name = decodeURIComponent(pair.split('=')[0]).toLowerCase();
+    if (CREDENTIAL_PARAMS.has(name)) problems.push(`${label}: the query carries a credential (${name})`);
+  }
+  const catalog = catalogs.get(type);
+  if (!catalog || catalog.routes.size === 0) return [...problems, `${label}: no OpenAPI fixture for ${type}`];
+  if (!isHttpMethod(call.method)) return [...problems, `${label}: not an HTTP method the proxy knows`];
+  const segments = call.path.split('/').filter((s) => s !== '');
+  const route = catalog.matcher.resolve(segments, call.method);
+  if (route && call.outsideApi) {
+    problems.push(`${label}: resolves to ${route.path}, so it is not outside the API`);
+  } else if (!route && !call.outsideApi) {
+    problems.push(`${label}: resolves to no route of the ${type} description; mark it outsideApi with a note`);
+  } else if (route && !catalog.routes.get(route.path)?.operations[call.method] && !call.note) {
+    problems.push(`${label}: ${route.path} has no ${call.method} operation in the description; say why in a note`);
+  }
+  return problems;
+}
+
+describe('known clients data', () => {
+  describe.each(files)('%s', (file) => {
+    const client = clients.get(file) as KnownClient;
+
+    it('matches the schema', () => {
+      const valid = validate(client);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(valid).toBe(true);
+    });
+
+    it('is named by its id and cites the source of every call', () => {
+      expect(`${client.id}.json`).toBe(file);
+      const uncited = Object.entries(client.services)
+        .flatMap(([type, calls]) => (calls ?? []).map((call) => ({ type, call })))
+        .filter(({ call }) => !call.source?.file?.trim() || !call.source?.function?.trim());
+      expect(uncited).toEqual([]);
+    });
+
+    it('names only templates of the fixture repository, and has calls for every service type they cover', () => {
+      for (const name of client.templateNames) {
+        expect({ name, known: templates.has(name) }).toEqual({ name, known: true });
+        for (const type of templates.get(name) ?? [])
+          expect({ name, type, calls: (client.services[type as KnownServiceType]?.length ?? 0) > 0 }).toEqual({
+            name,
+            type,
+            calls: true,
+          });
+      }
+    });
+
+    it('lists each call once, and every call resolves to a described route or is marked outside the API', () => {
+      const problems: string[] = [];
+      for (const [type, calls] of Object.entries(client.services) as [KnownServiceType, KnownClientCall[]][]) {
+        const seen = new Set<string>();
+        for (const call of calls) {
+          const key = `${call.method} ${call.path}?${call.query ?? ''}`;
+          if (seen.has(key)) problems.push(`${type}: ${key} is listed twice`);
+          seen.add(key);
+          problems.push(...callProblems(type, call));
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+});
