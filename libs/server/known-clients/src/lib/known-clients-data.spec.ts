@@ -7,6 +7,7 @@ import { KNOWN_SERVICE_TYPES, KnownClient, KnownClientCall, KnownServiceType } f
 const LIB = resolve(__dirname, '../..');
 const DATA = join(LIB, 'data');
 const SCHEMA = join(LIB, 'known-client.schema.json');
+const NOT_CATALOGUED = join(LIB, 'not-catalogued.json');
 /** The real OpenAPI descriptions and community templates, beside the repository (`../shared`), as in CI. */
 const SHARED = resolve(LIB, '../../../../shared/fixtures');
 const OPENAPI = join(SHARED, 'openapi');
@@ -71,6 +72,10 @@ function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
 }
 
 describe('known clients data', () => {
+  it('has the catalogued clients', () => {
+    expect(files.length).toBeGreaterThanOrEqual(20);
+  });
+
   describe.each(files)('%s', (file) => {
     const client = clients.get(file) as KnownClient;
 
@@ -113,5 +118,23 @@ describe('known clients data', () => {
       }
       expect(problems).toEqual([]);
     });
+  });
+
+  it('claims every template of the fixture repository once, or says why its client is not catalogued', () => {
+    const notCatalogued = readJson(NOT_CATALOGUED) as Record<string, string>;
+    const claims = new Map<string, string[]>();
+    for (const client of clients.values())
+      for (const name of client.templateNames) claims.set(name, [...(claims.get(name) ?? []), client.id]);
+    const problems: string[] = [];
+    for (const name of templates.keys()) {
+      const by = claims.get(name) ?? [];
+      const reason = notCatalogued[name];
+      if (by.length > 1) problems.push(`${name} is claimed by ${by.join(', ')}`);
+      if (by.length === 0 && !reason?.trim()) problems.push(`${name} is claimed by no client and has no reason`);
+      if (by.length > 0 && reason !== undefined) problems.push(`${name} is catalogued (${by[0]}) and listed as not`);
+    }
+    for (const name of Object.keys(notCatalogued))
+      if (!templates.has(name)) problems.push(`not-catalogued.json names ${name}, which is no template`);
+    expect(problems).toEqual([]);
   });
 });
