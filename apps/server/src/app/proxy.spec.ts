@@ -481,8 +481,11 @@ describe('the /proxy route', () => {
       await t.app.get(WarningRecorder).flush();
       const counter = t.app.get(DatabaseLogger);
       const before = counter.queryCount;
-      for (let i = 0; i < 25; i += 1) expect((await call('GET', `/api/v3/movie/${i}`)).status).toBe(200);
-      expect(counter.queryCount).toBe(before);
+      const calls = 50;
+      for (let i = 0; i < calls; i += 1) expect((await call('GET', `/api/v3/movie/${i}`)).status).toBe(200);
+      // The write-behind batches (usage counters every 5 s, a key's use every second) may fall inside
+      // the loop: a handful of queries at most. A query per request would be at least one per call.
+      expect(counter.queryCount - before).toBeLessThan(calls / 5);
     });
 
     it('has V8 free the buffers of streamed bodies as it goes, downloads and uploads alike', async () => {
