@@ -5,3 +5,4 @@ export * from './lib/admin';
 export * from './lib/config';
 export * from './lib/usage';
 export * from './lib/notifications';
+export * from './lib/known-clients';

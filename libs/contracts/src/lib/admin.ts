@@ -1,3 +1,5 @@
+import type { KnownCaller } from './known-clients';
+
 /** A page of a list: pass `nextCursor` back as `?cursor=` for the next page (null: no more). */
 export interface Page<T> {
   items: T[];
@@ -182,6 +184,8 @@ export interface WarningDto {
   firstSeen: string;
   lastSeen: string;
   status: WarningStatus;
+  /** Known clients that make this call (`GET /api/admin/v1/known-clients`); empty when none does. */
+  knownCallers?: KnownCaller[];
 }
 
 export interface OpenApiDocumentDto {
@@ -249,8 +253,11 @@ export interface EndpointsResponse {
   items: EndpointDto[];
 }
 
-/** `import`: set by a declarative configuration document (`POST /api/admin/v1/config/import`, `CONFIG_FILE`). */
-export type RevisionKind = 'manual' | 'warning-grant' | 'template-sync' | 'restore' | 'import';
+/**
+ * `import`: set by a declarative configuration document (`POST /api/admin/v1/config/import`, `CONFIG_FILE`);
+ * `client-fit`: a known client's fit applied (`POST /api/admin/v1/proxies/:id/fit/apply`).
+ */
+export type RevisionKind = 'manual' | 'warning-grant' | 'template-sync' | 'restore' | 'import' | 'client-fit';
 
 /** What a revision changed in the effective allowlist and the active state. */
 export interface RevisionSummary {

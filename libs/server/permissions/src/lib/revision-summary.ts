@@ -7,6 +7,7 @@ const TITLES: Record<RevisionKind, string> = {
   'template-sync': 'Template synced',
   restore: 'Revision restored',
   import: 'Configuration imported',
+  'client-fit': 'Fitted to a known client',
 };
 
 function count(n: number, word: string): string {

@@ -13,6 +13,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
   'template-sync': 'Template sync',
   restore: 'Restore',
   import: 'Configuration import',
+  'client-fit': 'Fitted to a known client',
 };
 
 /** The proxy's revisions, each comparable with the current configuration and restorable. */
