@@ -955,7 +955,7 @@ async function main(): Promise<void> {
   const upstream = await startUpstream(upstreamKey);
   const passthrough = await startScript(
     'passthrough',
-    'passthrough.ts',
+    'passthrough.mjs',
     [String(passthroughPort), upstream.url],
     `http://127.0.0.1:${passthroughPort}/ping`,
   );

@@ -81,8 +81,10 @@ function wrap(name: string, url: string, child: ChildProcess): Child {
 /** Runs one of the benchmark's own TypeScript scripts (upstream, passthrough) as a child process. */
 export async function startScript(name: string, script: string, args: string[], probe: string): Promise<Child> {
   // The IPC channel closes when the bench's process ends, however it ends: the script then exits.
+  // A `.mjs` script runs on node alone; a TypeScript one through ts-node (which loads `repl` and `domain`).
+  const runner = script.endsWith('.mjs') ? [] : [TS_NODE];
   const child = track(
-    spawn(process.execPath, [TS_NODE, resolve(__dirname, script), ...args], {
+    spawn(process.execPath, [...runner, resolve(__dirname, script), ...args], {
       cwd: ROOT,
       env: { ...process.env, NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? '' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
