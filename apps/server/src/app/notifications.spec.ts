@@ -13,7 +13,7 @@ import type {
   WebhookJsonPayload,
 } from '@arrbiter/contracts';
 import { NOTIFICATION_EVENTS } from '@arrbiter/contracts';
-import { SERVICE_CHECK_LOCK } from '@arrbiter/server/database';
+import { DatabaseLogger, SERVICE_CHECK_LOCK } from '@arrbiter/server/database';
 import { NotificationDispatcher, Notifier } from '@arrbiter/server/notifications';
 import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { ServiceReachabilityCheck } from '@arrbiter/server/services';
@@ -333,6 +333,29 @@ describe('notifications: webhook settings, events and delivery', () => {
         data: { reopened: true },
       });
       expect(again.text).toContain('again, after it had been granted');
+    });
+
+    it('warning.new for many proxies at once: each named by its app and service, in a few queries', async () => {
+      const refused = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => newProxy(`flood-${i}`)));
+      await t.app.get(WarningRecorder).flush();
+      for (const [i, { proxy }] of refused.entries())
+        expect((await call(`flood-${i + 1}`, proxy.key, '/api/v3/calendar')).status).toBe(403);
+      const counter = t.app.get(DatabaseLogger);
+      const before = counter.queryCount;
+      await t.app.get(WarningRecorder).flush();
+      // One insert of the batch, then the proxies, apps and services named in one query each (it was
+      // three queries per proxy); a write-behind batch of another kind may fall inside.
+      expect(counter.queryCount - before).toBeLessThanOrEqual(6);
+      await t.app.get(NotificationDispatcher).flush();
+      const named = await receiver.waitFor('six refusals', () => {
+        const news = documents('/events').filter(
+          (d) => d.event === 'warning.new' && refused.some(({ proxy }) => proxy.id === d.data['proxyId']),
+        );
+        return news.length >= 6 && news;
+      });
+      expect(named.map((d) => [d.data['appName'], d.data['serviceName']]).sort()).toEqual(
+        refused.map(({ app }) => [app.name, 'Movies']).sort(),
+      );
     });
 
     it('learning.ended: at the deadline and when stopped', async () => {

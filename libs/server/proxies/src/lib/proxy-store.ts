@@ -8,7 +8,7 @@ import { ChangesService } from '@arrbiter/server/history';
 import type { ProxySubject } from '@arrbiter/server/notifications';
 import { ServiceRow, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ProxyEntity } from './entities/proxy.entity';
 
 /** A proxy with what its allowlist is computed from (read in the caller's transaction, when there is one). */
@@ -80,15 +80,20 @@ export class ProxyStore {
     return { app, service, template };
   }
 
-  /** How notifications name these proxies (those that still exist): a few queries per proxy. */
+  /**
+   * How notifications name these proxies (those that still exist): three queries, however many proxies
+   * (a flood of first refusals across many proxies names them all at once).
+   */
   async subjects(ids: readonly string[]): Promise<Map<string, ProxySubject>> {
     const subjects = new Map<string, ProxySubject>();
-    for (const id of new Set(ids)) {
-      const proxy = await this.repository.findOneBy({ id });
-      if (!proxy) continue;
-      const app = await this.apps.find(proxy.appId);
-      const service = await this.services.find(proxy.serviceId);
-      subjects.set(id, proxySubject({ proxy, app, service }));
+    if (ids.length === 0) return subjects;
+    const proxies = await this.repository.findBy({ id: In([...new Set(ids)]) });
+    const apps = await this.apps.byIds(proxies.map((p) => p.appId));
+    const services = await this.services.byIds(proxies.map((p) => p.serviceId));
+    for (const proxy of proxies) {
+      const app = apps.get(proxy.appId);
+      const service = services.get(proxy.serviceId);
+      if (app && service) subjects.set(proxy.id, proxySubject({ proxy, app, service }));
     }
     return subjects;
   }
