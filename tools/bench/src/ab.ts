@@ -4,6 +4,9 @@
  * same time by two wrk processes (32 connections each), so that a busy machine slows both alike; prints
  * each one's CPU µs per allowed request and req/s per round. For comparing V8 flags or two builds
  * (`BENCH_SERVER_MAIN_B=path/to/main.js`) where a shared machine makes sequential runs unreliable.
+ * `BENCH_AB_ENV_A` / `BENCH_AB_ENV_B` add environment variables to one side (`"LOG_LEVEL=warn
+ * USAGE_COUNTING=false"`), and `BENCH_AB_SCRUB_B=false` seeds B's proxies without scrubbing: what one
+ * feature costs, both sides under the same load.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +20,19 @@ import { cleanupWrk, wrk } from './wrk';
 const [flagsA = '', flagsB = '', roundsArg = '3', secondsArg = '8'] = process.argv.slice(2);
 const SECRET_KEY = randomBytes(32).toString('hex');
 
-async function target(name: string, flags: string, upstream: Child, upstreamKey: string, main?: string) {
+/** `"A=1 B=2"` → `{A: '1', B: '2'}`. */
+function envOf(variable: string): NodeJS.ProcessEnv {
+  const pairs = (process.env[variable] ?? '').split(' ').filter(Boolean);
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+async function target(
+  name: string,
+  flags: string,
+  upstream: Child,
+  upstreamKey: string,
+  side: { main?: string; env: NodeJS.ProcessEnv; scrub: boolean },
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-ab-'));
   const env: NodeJS.ProcessEnv = {
     DATA_DIR: dataDir,
@@ -27,10 +42,11 @@ async function target(name: string, flags: string, upstream: Child, upstreamKey:
     ADMIN_USERNAME: 'bench',
     ADMIN_PASSWORD: 'benchmark passphrase',
     LOG_LEVEL: 'info',
+    ...side.env,
   };
-  const seeded = await seed(env, upstream.url, upstreamKey, 1000);
+  const seeded = await seed(env, upstream.url, upstreamKey, 1000, side.scrub);
   const { child } = await startArrbiter(name, env, join(dataDir, 'arrbiter.log'), {
-    main,
+    main: side.main,
     nodeFlags: flags.split(' ').filter(Boolean),
   });
   return {
@@ -50,8 +66,17 @@ async function main(): Promise<void> {
     [String(port), upstreamKey],
     `http://127.0.0.1:${port}/ping`,
   );
-  const a = await target(`A ${flagsA || '(none)'}`, flagsA, upstream, upstreamKey);
-  const b = await target(`B ${flagsB || '(none)'}`, flagsB, upstream, upstreamKey, process.env['BENCH_SERVER_MAIN_B']);
+  const label = (side: string, flags: string) =>
+    [side, flags || '(none)', process.env[`BENCH_AB_ENV_${side}`] ?? ''].join(' ').trim();
+  const a = await target(label('A', flagsA), flagsA, upstream, upstreamKey, {
+    env: envOf('BENCH_AB_ENV_A'),
+    scrub: true,
+  });
+  const b = await target(label('B', flagsB), flagsB, upstream, upstreamKey, {
+    main: process.env['BENCH_SERVER_MAIN_B'],
+    env: envOf('BENCH_AB_ENV_B'),
+    scrub: process.env['BENCH_AB_SCRUB_B'] !== 'false',
+  });
   try {
     await Promise.all([a, b].map((t) => wrk(t.child.url, t.apps, 'mixed', 32, 3)));
     for (let round = 1; round <= Number(roundsArg); round += 1) {
