@@ -1,3 +1,4 @@
+export * from './lib/canonical-path';
 export * from './lib/catalog';
 export * from './lib/compiled-allowlist';
 export * from './lib/openapi';

@@ -1,5 +1,5 @@
 export * from './lib/body-memory';
-export * from './lib/canonical-path';
+export * from './lib/proxy-url';
 export * from './lib/gateway.module';
 export * from './lib/proxy-registry';
 export * from './lib/proxy-gateway';

@@ -27,6 +27,7 @@ export class CatalogService implements OnApplicationBootstrap {
   private readonly logger = new Logger(CatalogService.name);
   private readonly routes = new Map<string, CatalogRoute[]>();
   private loaded?: Promise<void>;
+  private routeTableVersion = 0;
 
   constructor(
     @InjectRepository(OpenApiDocumentEntity) private readonly documents: Repository<OpenApiDocumentEntity>,
@@ -51,10 +52,17 @@ export class CatalogService implements OnApplicationBootstrap {
     return this.loaded;
   }
 
+  /** Changes whenever the route tables change (what is computed from them can be kept until it does). */
+  get generation(): number {
+    return this.routeTableVersion;
+  }
+
   /** Reads every stored description into route tables. */
   private async load(): Promise<void> {
+    const documents = await this.documents.find();
     this.routes.clear();
-    for (const doc of await this.documents.find()) {
+    this.routeTableVersion += 1;
+    for (const doc of documents) {
       try {
         this.routes.set(
           key(doc.serviceType, doc.apiVersion),
@@ -71,6 +79,15 @@ export class CatalogService implements OnApplicationBootstrap {
   /** The catalog of a service: the union of the route tables of the versions it serves. */
   routesFor(serviceType: string, apiVersions: readonly string[]): CatalogRoute[] {
     return mergeCatalogs(apiVersions.map((v) => this.routes.get(key(serviceType, v)) ?? []));
+  }
+
+  /** The union of every stored version's routes of a service type (what a template of that type may meet). */
+  routesOfType(serviceType: string): CatalogRoute[] {
+    const versions = [...this.routes.keys()]
+      .filter((k) => k.startsWith(`${serviceType}/`))
+      .sort()
+      .map((k) => k.slice(serviceType.length + 1));
+    return this.routesFor(serviceType, versions);
   }
 
   async list(): Promise<OpenApiDocumentDto[]> {
@@ -176,6 +193,7 @@ export class CatalogService implements OnApplicationBootstrap {
       ['serviceType', 'apiVersion'],
     );
     this.routes.set(key(serviceType, apiVersion), routes);
+    this.routeTableVersion += 1;
     if (announce) await this.changes.publish('catalog');
     return this.documents.findOneOrFail({
       where: { serviceType, apiVersion },

@@ -2,9 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@arrbiter/server/config';
 import { mayLearn } from '@arrbiter/server/permissions';
-import { isHttpMethod, moreSpecific, ResolvedRoute } from '@arrbiter/server/catalog';
+import { canonicalizePath, isHttpMethod, ResolvedRoute, resolveProxyRoute } from '@arrbiter/server/catalog';
 import { keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
-import { canonicalizePath, splitProxyUrl, takeApiKey } from './canonical-path';
+import { splitProxyUrl, takeApiKey } from './proxy-url';
 import { ProxyRegistry, ProxyState } from './proxy-registry';
 
 const NO_PROXIES: ReadonlyMap<string, ProxyState> = new Map();
@@ -83,10 +83,7 @@ export class ProxyAccess {
     if (!canonical.ok) return { outcome: 'bad-path', reason: canonical.reason };
     const verb = method.toLowerCase();
     if (!isHttpMethod(verb)) return { outcome: 'forbidden', method: verb, path: canonical.path, route: undefined };
-    const route = moreSpecific(
-      proxy.service.catalog.resolve(canonical.segments, verb),
-      proxy.extraRoutes?.resolve(canonical.segments, verb),
-    );
+    const route = resolveProxyRoute(proxy.service.catalog, proxy.extraRoutes, canonical.segments, verb);
     if (route && proxy.allowlist.allows(route.shape, verb)) return { outcome: 'allowed', path: canonical.path, route };
     // Learning opens only the API and its feeds, never what hands out secrets or controls the server
     // (the upstream's own key is one GET /config/host away): those stay refused, as ordinary warnings.

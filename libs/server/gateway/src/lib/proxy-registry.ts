@@ -5,10 +5,10 @@ import { Clock } from '@arrbiter/server/config';
 import {
   AllowlistMap,
   CatalogService,
+  compileAllowlist,
   CompiledAllowlist,
   effectiveAllowlist,
   RouteMatcher,
-  routeShape,
 } from '@arrbiter/server/catalog';
 import { keyDigest, SecretBox } from '@arrbiter/server/crypto';
 import { Change, ChangeBus } from '@arrbiter/server/database';
@@ -250,12 +250,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     if (!compiled) {
       // Saved configurations accumulate between full rebuilds: keep the cache bounded.
       if (this.compiled.size >= 100_000) this.compiled.clear();
-      const allowlist = new CompiledAllowlist(effectiveAllowlist(template, overrides));
-      const unknown = allowlist.paths.filter((path) => !service.catalog.hasShape(routeShape(path)));
-      compiled = {
-        allowlist,
-        extraRoutes: unknown.length > 0 ? new RouteMatcher(unknown.map((path) => ({ path }))) : undefined,
-      };
+      compiled = compileAllowlist(service.catalog, effectiveAllowlist(template, overrides));
       this.compiled.set(key, compiled);
     }
     return compiled;
