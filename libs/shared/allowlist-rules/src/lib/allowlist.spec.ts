@@ -1,4 +1,14 @@
-import { diffGrants, effectiveAllowlist, grantsOf, overrideProblems, withGrants } from './allowlist';
+import type { AllowlistMap } from '@arrbiter/contracts';
+import {
+  diffGrants,
+  effectiveAllowlist,
+  grantsOf,
+  overrideProblems,
+  overridesFor,
+  reviseAllowlist,
+  withGrants,
+} from './allowlist';
+import { routeShape } from './route-template';
 
 describe('allowlists', () => {
   const template = { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'], '/api/v3/calendar': ['get'] };
@@ -36,6 +46,71 @@ describe('allowlists', () => {
       { path: '/a', method: 'put' },
       { path: '/b', method: 'get' },
     ]);
+  });
+});
+
+describe(reviseAllowlist.name, () => {
+  it('adds grants to the path of the same route in its spelling, takes grants away and drops emptied paths', () => {
+    const allowlist = { '/api/v3/Movie/{movieId}': ['get'], '/api/v3/calendar': ['get'], '/ping': ['get', 'head'] };
+    expect(
+      reviseAllowlist(
+        allowlist,
+        [
+          { path: '/api/v3/movie/{id}', method: 'put' },
+          { path: '/api/v3/tag', method: 'get' },
+        ],
+        [
+          { path: '/api/v3/calendar', method: 'get' },
+          { path: '/PING', method: 'head' },
+          { path: '/api/v3/unknown', method: 'get' },
+        ],
+      ),
+    ).toEqual({ '/api/v3/Movie/{movieId}': ['get', 'put'], '/ping': ['get'], '/api/v3/tag': ['get'] });
+  });
+});
+
+describe(overridesFor.name, () => {
+  const template = { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get', 'delete'], '/api/v3/calendar': ['get'] };
+  const byShape = (map: AllowlistMap) =>
+    Object.fromEntries(Object.entries(map).map(([path, methods]) => [routeShape(path), [...methods].sort()]));
+
+  it('changes the overrides as little as possible to give the wanted effective allowlist', () => {
+    const overrides = { '/api/v3/Movie': ['get', 'post'], '/api/v3/tag': ['get'], '/api/v3/queue': [] };
+    const wanted = { '/api/v3/movie': ['get', 'post'], '/api/v3/movie/{id}': ['get'], '/signalr/messages': ['get'] };
+    expect(overridesFor(template, overrides, wanted)).toEqual({
+      // Already right: kept as written.
+      '/api/v3/Movie': ['get', 'post'],
+      '/api/v3/queue': [],
+      // The template's methods, less one; a new path; a denial where the template grants.
+      '/api/v3/movie/{id}': ['get'],
+      '/signalr/messages': ['get'],
+      '/api/v3/calendar': [],
+    });
+  });
+
+  it('gives exactly the wanted effective allowlist, whatever the template and overrides', () => {
+    const paths = ['/a', '/a/{id}', '/A/{x}', '/b', '/c/{id}/d', '/e'];
+    const methods = ['get', 'put', 'delete'];
+    let seed = 7;
+    const rng = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const randomMap = (): AllowlistMap => {
+      const map: AllowlistMap = {};
+      const shapes = new Set<string>();
+      for (const path of paths) {
+        if (rng() < 0.5 || shapes.has(routeShape(path))) continue;
+        shapes.add(routeShape(path));
+        map[path] = methods.filter(() => rng() < 0.5);
+      }
+      return map;
+    };
+    for (let round = 0; round < 300; round += 1) {
+      const [template, overrides, wanted] = [randomMap(), randomMap(), effectiveAllowlist(randomMap(), {})];
+      const result = overridesFor(template, overrides, wanted);
+      expect({ round, effective: byShape(effectiveAllowlist(template, result)) }).toEqual({
+        round,
+        effective: byShape(wanted),
+      });
+    }
   });
 });
 

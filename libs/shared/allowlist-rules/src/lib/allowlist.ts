@@ -68,6 +68,66 @@ export function withGrants(template: AllowlistMap, overrides: AllowlistMap, gran
   return result;
 }
 
+/**
+ * An allowlist with grants added and grants taken away, paths compared by route shape: a grant on a
+ * path the list names (in any spelling) adds its method there, another adds its path; a path left
+ * with no method is dropped. Methods sorted.
+ */
+export function reviseAllowlist(
+  allowlist: AllowlistMap,
+  grants: readonly Grant[],
+  revokes: readonly Grant[] = [],
+): AllowlistMap {
+  const byShape = new Map<string, { path: string; methods: Set<string> }>();
+  for (const [path, methods] of Object.entries(allowlist))
+    byShape.set(routeShape(path), { path, methods: new Set(methods) });
+  for (const { path, method } of grants) {
+    const shape = routeShape(path);
+    const entry = byShape.get(shape) ?? { path, methods: new Set<string>() };
+    entry.methods.add(method);
+    byShape.set(shape, entry);
+  }
+  for (const { path, method } of revokes) byShape.get(routeShape(path))?.methods.delete(method);
+  const result: AllowlistMap = {};
+  for (const { path, methods } of byShape.values()) if (methods.size > 0) result[path] = [...methods].sort();
+  return result;
+}
+
+function sameMethods(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((method) => set.has(method));
+}
+
+/**
+ * The overrides that make `template` give exactly `effective` (by route shape and method), changing
+ * `overrides` as little as possible: an override that already gives the wanted methods is kept, one
+ * that does not is set to them, one is added only where the template alone does not give them
+ * (`[]` where the template grants what is no longer wanted), and one is dropped where it would name
+ * no method over a template that grants none.
+ */
+export function overridesFor(template: AllowlistMap, overrides: AllowlistMap, effective: AllowlistMap): AllowlistMap {
+  const wanted = new Map(Object.entries(effective).map(([path, methods]) => [routeShape(path), { path, methods }]));
+  const templated = new Map(Object.entries(template).map(([path, methods]) => [routeShape(path), { path, methods }]));
+  const result: AllowlistMap = {};
+  const done = new Set<string>();
+  for (const [path, methods] of Object.entries(overrides)) {
+    const shape = routeShape(path);
+    done.add(shape);
+    const want = wanted.get(shape)?.methods ?? [];
+    if (sameMethods(methods, want)) result[path] = methods;
+    else if (want.length > 0 || (templated.get(shape)?.methods.length ?? 0) > 0) result[path] = [...want];
+  }
+  for (const [shape, { path, methods }] of wanted) {
+    if (done.has(shape)) continue;
+    done.add(shape);
+    if (!sameMethods(templated.get(shape)?.methods ?? [], methods)) result[path] = [...methods];
+  }
+  for (const [shape, { path, methods }] of templated) {
+    if (!done.has(shape) && methods.length > 0) result[path] = [];
+  }
+  return result;
+}
+
 /** Most paths one proxy's overrides may name. */
 export const MAX_OVERRIDE_PATHS = 2000;
 
