@@ -1,5 +1,12 @@
 import { BadRequestException } from '@nestjs/common';
-import { allowlistOf, checkedOverrides, normaliseOverrides, overridesWithGrants, restoreDiff } from './allowlist';
+import {
+  allowlistOf,
+  checkedOverrides,
+  normaliseOverrides,
+  overridesWithChanges,
+  overridesWithGrants,
+  restoreDiff,
+} from './allowlist';
 import { learningDeadlineProblem, MAX_LEARNING_MS } from './learning';
 
 const TEMPLATE = { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'] };
@@ -22,6 +29,20 @@ describe('allowlist semantics', () => {
       overrides: { '/api/v3/movie': [], '/api/v3/calendar': ['get'] },
       effective: { '/api/v3/movie/{id}': ['get'], '/api/v3/calendar': ['get'] },
     });
+  });
+
+  it('grants and revokes through overrides: a revoked template grant is an override that leaves the method out', () => {
+    const overrides = overridesWithChanges(
+      TEMPLATE,
+      { '/signalr/messages': ['get'] },
+      [{ path: '/api/v3/movie/{id}', method: 'put' }],
+      [
+        { path: '/api/v3/movie', method: 'get' },
+        { path: '/signalr/messages', method: 'get' },
+      ],
+    );
+    expect(overrides).toEqual({ '/api/v3/movie': [], '/api/v3/movie/{id}': ['get', 'put'] });
+    expect(allowlistOf(TEMPLATE, overrides).effective).toEqual({ '/api/v3/movie/{id}': ['get', 'put'] });
   });
 
   it('adds grants on top of the effective allowlist without losing what the template grants on that path', () => {

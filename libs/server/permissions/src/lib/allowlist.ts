@@ -1,6 +1,13 @@
 import { BadRequestException } from '@nestjs/common';
 import type { AllowlistMap, AllowlistResponse, Grant, RevisionDiffResponse } from '@arrbiter/contracts';
-import { diffGrants, effectiveAllowlist, overrideProblems, withGrants } from '@arrbiter/shared/allowlist-rules';
+import {
+  diffGrants,
+  effectiveAllowlist,
+  overrideProblems,
+  overridesFor,
+  reviseAllowlist,
+  withGrants,
+} from '@arrbiter/shared/allowlist-rules';
 
 /**
  * A proxy's allowlist semantics on the server, built on the rules the dashboard shares
@@ -36,6 +43,21 @@ export function overridesWithGrants(
   grants: readonly Grant[],
 ): AllowlistMap {
   return normaliseOverrides(withGrants(template, overrides, grants));
+}
+
+/**
+ * The overrides that add `grants` to the effective allowlist and take `revokes` away: a revoked grant
+ * of the template becomes an override that leaves its method out (`[]` when none is left), a revoked
+ * grant of the overrides leaves them; normalised.
+ */
+export function overridesWithChanges(
+  template: AllowlistMap,
+  overrides: AllowlistMap,
+  grants: readonly Grant[],
+  revokes: readonly Grant[],
+): AllowlistMap {
+  const wanted = reviseAllowlist(effectiveAllowlist(template, overrides), grants, revokes);
+  return normaliseOverrides(overridesFor(template, overrides, wanted));
 }
 
 /** What restoring overrides (a revision's) over the current template would change. */

@@ -384,6 +384,11 @@ export class ProxiesService {
     return new Map(rows.map((row) => [row.id, { appId: row.appId, serviceId: row.serviceId }]));
   }
 
+  /** The service type of each of these proxies that still exists: two queries. */
+  async serviceTypes(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.store.serviceTypes(await this.owners(ids));
+  }
+
   /** How notifications name these proxies (those that still exist). */
   subjects(ids: readonly string[]): Promise<Map<string, ProxySubject>> {
     return this.store.subjects(ids);

@@ -1,12 +1,51 @@
 import { Injectable } from '@nestjs/common';
-import type { AllowlistResponse, EndpointsResponse, Grant, RevisionDto } from '@arrbiter/contracts';
+import type { AllowlistMap, AllowlistResponse, EndpointsResponse, Grant, RevisionDto } from '@arrbiter/contracts';
 import { CatalogService } from '@arrbiter/server/catalog';
 import { toRevisionDto } from '@arrbiter/server/history';
-import { allowlistOf, checkedOverrides, overridesWithGrants } from '@arrbiter/server/permissions';
+import {
+  allowlistOf,
+  checkedOverrides,
+  diffGrants,
+  effectiveAllowlist,
+  overridesWithChanges,
+  overridesWithGrants,
+} from '@arrbiter/server/permissions';
 import { ProxyConfigDto } from './dto/proxy.dto';
 import { buildEndpoints, catalogTags, EndpointQuery } from './endpoints';
 import { ProxyRevisionsService, Revise } from './proxy-revisions.service';
 import { ProxyContext, ProxyStore } from './proxy-store';
+
+/** What a proxy's allowlist is made of, and the service catalog it is read against. */
+export interface ProxyAllowlistContext {
+  proxyId: string;
+  serviceType: string;
+  /** The service's API versions: its catalog is the union of theirs (`CatalogService.routesFor`). */
+  apiVersions: string[];
+  templateId: string | null;
+  /** The app's template block for the service's type ({} without a template). */
+  template: AllowlistMap;
+  overrides: AllowlistMap;
+}
+
+/** Grants to add to the effective allowlist and grants to take away from it. */
+export interface AllowlistChanges {
+  grants: readonly Grant[];
+  revokes: readonly Grant[];
+}
+
+/** Thrown inside a revision's transaction when there is nothing to change: the write is rolled back. */
+class NothingToChange extends Error {}
+
+function allowlistContextOf({ proxy, service, app, template }: ProxyContext): ProxyAllowlistContext {
+  return {
+    proxyId: proxy.id,
+    serviceType: service.type,
+    apiVersions: [...service.apiVersions],
+    templateId: app.templateId,
+    template,
+    overrides: proxy.overrides,
+  };
+}
 
 /**
  * A proxy's allowlist: its overrides over the template block, what it grants per catalog route, and
@@ -38,6 +77,48 @@ export class ProxyAllowlistService {
       },
     });
     return allowlistOfContext(context);
+  }
+
+  /** What the allowlist is made of and which catalog it is read against. */
+  async allowlistContext(id: string): Promise<ProxyAllowlistContext> {
+    return allowlistContextOf(await this.store.context(id));
+  }
+
+  /**
+   * Grants and revokes on the effective allowlist, planned by `plan` from the proxy as it is under the
+   * row lock (a known client's fit), written through the overrides as one `client-fit` revision headed
+   * `title`. A revoked grant of the template becomes an override that leaves its method out. Null, and
+   * nothing written, when the plan changes nothing.
+   */
+  async applyFit(
+    id: string,
+    plan: (context: ProxyAllowlistContext) => Promise<AllowlistChanges>,
+    actor: string,
+    title: string,
+  ): Promise<RevisionDto | null> {
+    try {
+      const { revision } = await this.revisions.revise(id, {
+        kind: 'client-fit',
+        actor,
+        action: 'proxy.client-fitted',
+        title,
+        apply: async (context) => {
+          const { proxy, template } = context;
+          const { grants, revokes } = await plan(allowlistContextOf(context));
+          const overrides = overridesWithChanges(template, proxy.overrides, grants, revokes);
+          const { added, removed } = diffGrants(
+            effectiveAllowlist(template, proxy.overrides),
+            effectiveAllowlist(template, overrides),
+          );
+          if (added.length === 0 && removed.length === 0) throw new NothingToChange();
+          proxy.overrides = overrides;
+        },
+      });
+      return toRevisionDto(revision);
+    } catch (error) {
+      if (error instanceof NothingToChange) return null;
+      throw error;
+    }
   }
 
   async allowlist(id: string): Promise<AllowlistResponse> {

@@ -14,8 +14,13 @@ export interface Revise {
   actor: string;
   /** Audit action, e.g. `proxy.config-saved`. */
   action: string;
-  /** Sets the new overrides and active state on `context.proxy`; restores return the restored revision's id. */
-  apply: (context: ProxyContext) => Promise<{ restoredFrom: string }> | void;
+  /** Heads the revision's summary (by default the kind's title, e.g. "Configuration saved"). */
+  title?: string;
+  /**
+   * Sets the new overrides and active state on `context.proxy`; restores return the restored revision's
+   * id. What it throws rolls the whole write back.
+   */
+  apply: (context: ProxyContext) => Promise<{ restoredFrom: string } | void> | void;
   /** More writes in the same transaction (a warning's status), through the writer's own service. */
   alongside?: () => Promise<void>;
 }
@@ -61,12 +66,16 @@ export class ProxyRevisionsService {
       const activeBefore = proxy.active;
       const applied = await change.apply(context);
       await this.store.repository.save(proxy);
-      const summary = summarize(change.kind, {
-        effectiveBefore: before,
-        effectiveAfter: effectiveAllowlist(template, proxy.overrides),
-        activeBefore,
-        activeAfter: proxy.active,
-      });
+      const summary = summarize(
+        change.kind,
+        {
+          effectiveBefore: before,
+          effectiveAfter: effectiveAllowlist(template, proxy.overrides),
+          activeBefore,
+          activeAfter: proxy.active,
+        },
+        change.title,
+      );
       const revision = await this.revisions.record({
         proxyId: id,
         kind: change.kind,

@@ -80,6 +80,17 @@ export class ProxyStore {
     return { app, service, template };
   }
 
+  /** The service type of each proxy, from its service (read through `ServicesService`: one query). */
+  async serviceTypes(owners: ReadonlyMap<string, Pick<ProxyEntity, 'serviceId'>>): Promise<Map<string, string>> {
+    const services = await this.services.byIds([...owners.values()].map((owner) => owner.serviceId));
+    const types = new Map<string, string>();
+    for (const [id, { serviceId }] of owners) {
+      const type = services.get(serviceId)?.type;
+      if (type !== undefined) types.set(id, type);
+    }
+    return types;
+  }
+
   /**
    * How notifications name these proxies (those that still exist): three queries, however many proxies
    * (a flood of first refusals across many proxies names them all at once).
