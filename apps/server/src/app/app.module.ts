@@ -10,6 +10,7 @@ import { DeclarativeConfigModule } from '@arrbiter/server/declarative-config';
 import { DatabaseModule } from '@arrbiter/server/database';
 import { GatewayModule } from '@arrbiter/server/gateway';
 import { HistoryModule } from '@arrbiter/server/history';
+import { KnownClientsModule } from '@arrbiter/server/known-clients';
 import { NotificationsModule } from '@arrbiter/server/notifications';
 import { TemplateSyncModule } from '@arrbiter/server/template-sync';
 import { TemplatesModule } from '@arrbiter/server/templates';
@@ -68,6 +69,7 @@ export class AppModule {
         AppsModule,
         ProxiesModule,
         WarningsModule,
+        KnownClientsModule,
         UsageModule,
         TemplatesModule,
         TemplateSyncModule,

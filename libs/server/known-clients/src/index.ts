@@ -1,1 +1,6 @@
+export * from './lib/catalogue';
+export * from './lib/client-fit.service';
+export * from './lib/fit';
 export * from './lib/known-client';
+export * from './lib/known-clients.module';
+export * from './lib/known-clients.service';

@@ -1,31 +1,19 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import { CatalogRoute, isHttpMethod, mergeCatalogs, parseOpenApi, RouteMatcher } from '@arrbiter/server/catalog';
-import { KNOWN_SERVICE_TYPES, KnownClient, KnownClientCall, KnownServiceType } from '../index';
+import { canonicalizePath, CatalogRoute, isHttpMethod, RouteMatcher } from '@arrbiter/server/catalog';
+import { KNOWN_CLIENTS, KNOWN_SERVICE_TYPES, KnownClient, KnownClientCall, KnownServiceType } from '../index';
+import { fixtureRoutes, readJson, TEMPLATE_FIXTURES as TEMPLATES } from '../testing/fixtures';
 
 const LIB = resolve(__dirname, '../..');
 const DATA = join(LIB, 'data');
 const SCHEMA = join(LIB, 'known-client.schema.json');
 const NOT_CATALOGUED = join(LIB, 'not-catalogued.json');
-/** The real OpenAPI descriptions and community templates, beside the repository (`../shared`), as in CI. */
-const SHARED = resolve(LIB, '../../../../shared/fixtures');
-const OPENAPI = join(SHARED, 'openapi');
-const TEMPLATES = join(SHARED, 'template-repo');
-
-function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-if (!existsSync(OPENAPI) || !existsSync(TEMPLATES)) {
-  throw new Error(`The shared fixtures are missing: expected ${OPENAPI} and ${TEMPLATES} beside the repository`);
-}
 
 /** Per service type, the route table the proxy builds for a service serving every fixture version of it. */
 const catalogs = new Map<string, { matcher: RouteMatcher; routes: Map<string, CatalogRoute> }>();
 for (const type of KNOWN_SERVICE_TYPES) {
-  const files = readdirSync(OPENAPI).filter((f) => f.startsWith(`${type}-v`) && f.endsWith('.json'));
-  const routes = mergeCatalogs(files.map((f) => parseOpenApi(readJson(join(OPENAPI, f)))));
+  const routes = fixtureRoutes(type);
   catalogs.set(type, { matcher: new RouteMatcher(routes), routes: new Map(routes.map((r) => [r.path, r])) });
 }
 
@@ -52,6 +40,8 @@ function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
   const label = `${type}: ${call.method.toUpperCase()} ${call.path}${call.query ? `?${call.query}` : ''}`;
   const problems: string[] = [];
   if (DOT_SEGMENT.test(call.path)) problems.push(`${label}: the path has a "." or ".." segment`);
+  const canonical = canonicalizePath(call.path);
+  if (!canonical.ok) problems.push(`${label}: the proxy refuses the path (${canonical.reason})`);
   for (const pair of call.query?.split('&') ?? []) {
     const name = decodeURIComponent(pair.split('=')[0]).toLowerCase();
     if (CREDENTIAL_PARAMS.has(name)) problems.push(`${label}: the query carries a credential (${name})`);
@@ -59,7 +49,7 @@ function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
   const catalog = catalogs.get(type);
   if (!catalog || catalog.routes.size === 0) return [...problems, `${label}: no OpenAPI fixture for ${type}`];
   if (!isHttpMethod(call.method)) return [...problems, `${label}: not an HTTP method the proxy knows`];
-  const segments = call.path.split('/').filter((s) => s !== '');
+  const segments = canonical.ok ? canonical.segments : call.path.split('/').filter((s) => s !== '');
   const route = catalog.matcher.resolve(segments, call.method);
   if (route && call.outsideApi) {
     problems.push(`${label}: resolves to ${route.path}, so it is not outside the API`);
@@ -74,6 +64,11 @@ function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
 describe('known clients data', () => {
   it('has the catalogued clients', () => {
     expect(files.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('ships every file with the server: the catalogue imports each one as it is', () => {
+    expect(KNOWN_CLIENTS.map((client) => `${client.id}.json`)).toEqual(files);
+    for (const client of KNOWN_CLIENTS) expect(client).toEqual(clients.get(`${client.id}.json`));
   });
 
   describe.each(files)('%s', (file) => {

@@ -1,0 +1,122 @@
+import type { AllowlistMap, FitMissingCall, FitResult, FitUnusedGrant, Grant } from '@arrbiter/contracts';
+import {
+  canonicalizePath,
+  compileAllowlist,
+  effectiveAllowlist,
+  grantsOf,
+  resolveProxyRoute,
+  RouteMatcher,
+  routeShape,
+} from '@arrbiter/server/catalog';
+import { reviseAllowlist } from '@arrbiter/shared/allowlist-rules';
+import type { KnownClient, KnownClientCall } from './known-client';
+
+/** A call as the proxy sees it: its canonical path (undefined when the proxy refuses the path itself, 400). */
+export interface CanonicalCall {
+  call: KnownClientCall;
+  path?: string;
+  segments?: string[];
+}
+
+/** The client's calls to a service type, with their canonical paths (what the proxy matches). */
+export function canonicalCalls(client: KnownClient, serviceType: string): CanonicalCall[] {
+  const calls = (client.services as Record<string, KnownClientCall[] | undefined>)[serviceType] ?? [];
+  return calls.map((call) => {
+    const canonical = canonicalizePath(call.path);
+    return canonical.ok ? { call, path: canonical.path, segments: canonical.segments } : { call };
+  });
+}
+
+/** The request as the client sends it: path, and `?query` when it has one. */
+export function sampleOf(call: KnownClientCall): string {
+  return call.query ? `${call.path}?${call.query}` : call.path;
+}
+
+/**
+ * How well an effective allowlist fits a client on one service type, decided exactly as the proxy
+ * decides each call (`AllowlistInterceptor`): canonical path, the service's catalog and the
+ * allowlist's own paths (`resolveProxyRoute`), then the compiled allowlist. Calls outside the API
+ * (SignalR, `/ping`…) resolve to an allowlist path when one names them, as on the proxy.
+ *
+ * - `missing`: the calls the allowlist refuses, one per method and route (the route they resolve to,
+ *   or their exact path when they resolve to none: what granting them adds, as a warning's grant
+ *   does), with the first such call as sample;
+ * - `unused`: the allowlist's grants that no call of the client resolves to.
+ *
+ * Learning mode is left out: it is about the allowlist. A call whose path the proxy refuses outright
+ * (400) is neither covered nor missing (no grant opens it; the data spec keeps such paths out).
+ */
+export function fitOf(
+  client: KnownClient,
+  serviceType: string,
+  catalog: RouteMatcher,
+  effective: AllowlistMap,
+): FitResult {
+  const { allowlist, extraRoutes } = compileAllowlist(catalog, effective);
+  const calls = canonicalCalls(client, serviceType);
+  const used = new Set<string>();
+  const missing = new Map<string, FitMissingCall>();
+  let covered = 0;
+  for (const { call, path, segments } of calls) {
+    if (path === undefined || segments === undefined) continue;
+    const route = resolveProxyRoute(catalog, extraRoutes, segments, call.method);
+    if (route && allowlist.allows(route.shape, call.method)) {
+      covered += 1;
+      used.add(`${call.method} ${route.shape}`);
+      continue;
+    }
+    const granted = route?.path ?? path;
+    const key = `${call.method} ${routeShape(granted)}`;
+    if (!missing.has(key))
+      missing.set(key, { method: call.method, route: granted, sample: sampleOf(call), source: { ...call.source } });
+  }
+  const unused: FitUnusedGrant[] = grantsOf(effective)
+    .filter((grant) => !used.has(`${grant.method} ${routeShape(grant.path)}`))
+    .map((grant) => ({ method: grant.method, route: grant.path }));
+  return {
+    client: client.id,
+    clientName: client.name,
+    serviceType,
+    calls: calls.length,
+    covered,
+    missing: [...missing.values()],
+    unused,
+  };
+}
+
+/** What applying a fit changes: its missing calls granted, its unused grants revoked (each when asked). */
+export function fitChanges(
+  fit: Pick<FitResult, 'missing' | 'unused'>,
+  options: { grantMissing: boolean; revokeUnused: boolean },
+): { grants: Grant[]; revokes: Grant[] } {
+  return {
+    grants: options.grantMissing ? fit.missing.map(({ method, route }) => ({ path: route, method })) : [],
+    revokes: options.revokeUnused ? fit.unused.map(({ method, route }) => ({ path: route, method })) : [],
+  };
+}
+
+/** Paths and methods sorted by code point (as `jq -S` and Python's `sort_keys` sort them). */
+function sortedBlock(block: AllowlistMap): AllowlistMap {
+  const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return Object.fromEntries(
+    Object.keys(block)
+      .sort(byCodePoint)
+      .map((path) => [path, [...new Set(block[path])].sort(byCodePoint)]),
+  );
+}
+
+/** A template block with a fit's missing calls added and its unused grants removed, sorted. */
+export function suggestedBlock(block: AllowlistMap, fit?: Pick<FitResult, 'missing' | 'unused'>): AllowlistMap {
+  const { grants, revokes } = fit
+    ? fitChanges(fit, { grantMissing: true, revokeUnused: true })
+    : { grants: [], revokes: [] };
+  return sortedBlock(reviseAllowlist(effectiveAllowlist(block, {}), grants, revokes));
+}
+
+/**
+ * A template block as the community repository's files are written: JSON with a 4-space indent, every
+ * method on a line of its own, and a final newline.
+ */
+export function templateFileText(block: AllowlistMap): string {
+  return `${JSON.stringify(block, null, 4)}\n`;
+}
