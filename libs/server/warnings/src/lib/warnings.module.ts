@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { KnownClientsModule } from '@arrbiter/server/known-clients';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { AccessWarningEntity } from './entities/access-warning.entity';
 import { WarningRecorder } from './warning-recorder';
@@ -7,7 +8,7 @@ import { WarningsController } from './warnings.controller';
 import { WarningsService } from './warnings.service';
 
 @Module({
-  imports: [ProxiesModule, TypeOrmModule.forFeature([AccessWarningEntity])],
+  imports: [ProxiesModule, KnownClientsModule, TypeOrmModule.forFeature([AccessWarningEntity])],
   controllers: [WarningsController],
   providers: [WarningsService, WarningRecorder],
   exports: [WarningRecorder, WarningsService],

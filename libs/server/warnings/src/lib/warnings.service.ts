@@ -5,12 +5,14 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Grant, LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
 import { ChangesService } from '@arrbiter/server/history';
 import { keysetPage } from '@arrbiter/server/http';
+import { KnownClientsService } from '@arrbiter/server/known-clients';
 import { ProxiesService, ProxyAllowlistService } from '@arrbiter/server/proxies';
 import { In, Repository } from 'typeorm';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { AccessWarningEntity } from './entities/access-warning.entity';
 
-export function toWarningDto(w: AccessWarningEntity): WarningDto {
+/** A warning as the API answers it, but for who makes the call (`WarningsService.withCallers`). */
+export function toWarningDto(w: AccessWarningEntity): Omit<WarningDto, 'knownCallers'> {
   return {
     id: w.id,
     proxyId: w.proxyId,
@@ -33,6 +35,7 @@ export class WarningsService {
     private readonly proxies: ProxiesService,
     private readonly allowlists: ProxyAllowlistService,
     private readonly audit: ChangesService,
+    private readonly knownClients: KnownClientsService,
   ) {}
 
   /** The `access_warning` repository, inside the caller's transaction when there is one. */
@@ -46,7 +49,30 @@ export class WarningsService {
     if (query.proxyId) qb.andWhere('w.proxy_id = :proxyId', { proxyId: query.proxyId });
     if (query.appId) qb.andWhere('w.app_id = :appId', { appId: query.appId });
     if (query.status) qb.andWhere('w.status = :status', { status: query.status });
-    return keysetPage(qb, { column: 'w.last_seen', idColumn: 'w.id', at: (w) => w.lastSeen }, query, toWarningDto);
+    const page = await keysetPage(
+      qb,
+      { column: 'w.last_seen', idColumn: 'w.id', at: (w) => w.lastSeen },
+      query,
+      toWarningDto,
+    );
+    return { ...page, items: await this.withCallers(page.items) };
+  }
+
+  /**
+   * The warnings with the known clients that make each call (same service type, method and route, or
+   * exact path without a route): the proxies' service types in two queries for the whole list, the
+   * callers from the known clients' in-memory index.
+   */
+  private async withCallers(warnings: Omit<WarningDto, 'knownCallers'>[]): Promise<WarningDto[]> {
+    if (warnings.length === 0) return [];
+    const [types, callers] = await Promise.all([
+      this.proxies.serviceTypes(warnings.map((w) => w.proxyId)),
+      this.knownClients.callers(),
+    ]);
+    return warnings.map((w) => {
+      const type = types.get(w.proxyId);
+      return { ...w, knownCallers: type === undefined ? [] : callers.of(type, w.method, w.route, w.path) };
+    });
   }
 
   /**
@@ -62,7 +88,8 @@ export class WarningsService {
     const revision = await this.allowlists.grant(warning.proxyId, [grantOf(warning)], actor, async () => {
       await this.warnings.update({ id }, { status: 'granted' });
     });
-    return { warning: toWarningDto({ ...warning, status: 'granted' }), revision };
+    const [dto] = await this.withCallers([toWarningDto({ ...warning, status: 'granted' })]);
+    return { warning: dto, revision };
   }
 
   async dismiss(id: string, actor: string): Promise<WarningDto> {
@@ -79,7 +106,8 @@ export class WarningsService {
         summary: `Warning dismissed: ${warning.method.toUpperCase()} ${warning.path} (${warning.count} refused)`,
       });
     });
-    return toWarningDto({ ...warning, status: 'dismissed' });
+    const [dto] = await this.withCallers([toWarningDto({ ...warning, status: 'dismissed' })]);
+    return dto;
   }
 
   /** Grants every route the proxy learned, in one `warning-grant` revision. */
