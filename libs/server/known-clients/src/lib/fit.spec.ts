@@ -202,6 +202,25 @@ describe(fitOf.name, () => {
     // Unchanged, a block is written in the format of the community's files.
     const unpackerr = readFileSync(join(TEMPLATE_FIXTURES, 'radarr/unpackerr.json'), 'utf8');
     expect(templateFileText(suggestedBlock(block('unpackerr', 'radarr')))).toBe(`${unpackerr.trimEnd()}\n`);
+    // Where the fit changes nothing, byte for byte the repository's file (those written sorted, with a final newline).
+    for (const [id, type] of [
+      ['cleanuparr', 'radarr'],
+      ['cleanuparr', 'sonarr'],
+      ['cleanuparr', 'whisparr'],
+      ['postarr', 'radarr'],
+      ['postarr', 'sonarr'],
+    ]) {
+      const unchanged = fitOf(client(id), type, catalog(type), block(id, type));
+      expect({ id, type, missing: unchanged.missing, unused: unchanged.unused }).toEqual({
+        id,
+        type,
+        missing: [],
+        unused: [],
+      });
+      expect(templateFileText(suggestedBlock(block(id, type), unchanged))).toBe(
+        readFileSync(join(TEMPLATE_FIXTURES, type, `${id}.json`), 'utf8'),
+      );
+    }
     // Unused grants are removed.
     const prowlarr = fitOf(client('prowlarr'), 'sonarr', catalog('sonarr'), block('prowlarr', 'sonarr'));
     expect(Object.keys(suggestedBlock(block('prowlarr', 'sonarr'), prowlarr))).toEqual([
