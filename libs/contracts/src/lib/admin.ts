@@ -184,7 +184,10 @@ export interface WarningDto {
   firstSeen: string;
   lastSeen: string;
   status: WarningStatus;
-  /** Known clients that make this call (`GET /api/admin/v1/known-clients`); empty when none does. */
+  /**
+   * Known clients that make this call (`GET /api/admin/v1/known-clients`); empty when none does. The
+   * server sets it on every warning it answers (optional only so that older literals still type-check).
+   */
   knownCallers?: KnownCaller[];
 }
 

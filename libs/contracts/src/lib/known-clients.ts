@@ -25,7 +25,11 @@ export interface KnownClientCallDto {
   path: string;
   /** The query the client sends, without `?`, when it has one. */
   query?: string;
-  /** The catalog route the proxy resolves it to (`/api/v3/movie/{id}`); null for calls outside the API. */
+  /**
+   * The catalog route the server's OpenAPI descriptions of that service type resolve it to
+   * (`/api/v3/movie/{id}`); null for calls outside the API, and for every call of a service type the
+   * server holds no description of yet.
+   */
   route: string | null;
   source: KnownClientCallSourceDto;
   note?: string;
@@ -55,7 +59,10 @@ export interface KnownClientDto extends KnownClientSummaryDto {
 /** A call the effective allowlist refuses. */
 export interface FitMissingCall {
   method: string;
-  /** The route it resolves to: what granting it adds to the allowlist. */
+  /**
+   * The route the proxy resolves it to, or its exact path when it resolves to none (a call outside the
+   * API, `/signalr/messages`): what granting it adds to the allowlist, as a warning's grant does.
+   */
   route: string;
   /** The request as the client sends it: path, and `?query` when it has one. */
   sample: string;
@@ -65,6 +72,7 @@ export interface FitMissingCall {
 /** A grant of the effective allowlist that the client never uses. */
 export interface FitUnusedGrant {
   method: string;
+  /** The path as the allowlist writes it. */
   route: string;
 }
 
@@ -78,51 +86,61 @@ export interface FitResult {
   calls: number;
   /** Calls the allowlist lets through. */
   covered: number;
+  /** One per method and route (so possibly fewer than `calls - covered`), with the first such call as sample. */
   missing: FitMissingCall[];
   unused: FitUnusedGrant[];
 }
 
 /**
  * `GET /api/admin/v1/proxies/:id/fit?client=<id>`: `client` defaults to the known client whose id (or
- * one of whose `templateNames`) matches the app's template name; 404 when there is none and none is named.
+ * one of whose `templateNames`) matches the app's template name, in any case; 404 when there is none and
+ * none is named, or for an unknown client; 422 when the client makes no calls to the proxy's service type.
  */
 export type ProxyFitResponse = FitResult;
 
-/** `POST /api/admin/v1/proxies/:id/fit/apply`. At least one of the two must be true. */
+/**
+ * `POST /api/admin/v1/proxies/:id/fit/apply`. At least one of the two must be true (400). Unused grants
+ * are revoked through overrides that leave the method out (`[]` when none is left). Needs the editor role.
+ */
 export interface ApplyFitRequest {
   client: string;
   grantMissing: boolean;
   revokeUnused: boolean;
 }
 
-/** The revision is null when there was nothing to change. */
+/** The revision (kind `client-fit`) is null when there was nothing to change; `fit` is the fit after it. */
 export interface ApplyFitResponse {
   revision: RevisionDto | null;
   fit: FitResult;
 }
 
-/** `GET /api/admin/v1/templates/:id/fit?client=<id>`: the template's fit per service type it has a block for. */
+/**
+ * `GET /api/admin/v1/templates/:id/fit?client=<id>`: the template's fit per service type it has a block
+ * for, against every OpenAPI description the server holds of that type. `client` defaults as for a proxy.
+ */
 export interface TemplateFitResponse {
   client: string;
   clientName: string;
   templateId: string;
-  /** One per service type that both the template and the client have. */
+  /** One per service type that both the template and the client have, by service type. */
   services: FitResult[];
 }
 
 /**
  * `GET /api/admin/v1/templates/:id/suggested?client=<id>`: the template with the client's missing calls
- * added and unused grants removed, one override-form block per service type;
- * `Content-Disposition: attachment; filename="<name>.json"`. With `&serviceType=radarr` the answer is that
- * block alone (an `AllowlistMap`), byte for byte the file `radarr/<name>.json` of the community repository
- * would hold (keys sorted, methods sorted, 4-space indent, as the repository writes them).
+ * added and unused grants removed, one override-form block per service type (blocks of types the client
+ * does not call are kept as they are); `Content-Disposition: attachment; filename="<name>.json"`, JSON with
+ * a 4-space indent. With `&serviceType=radarr` the answer is that block alone (an `AllowlistMap`), byte for
+ * byte the file `radarr/<name>.json` of the community repository would hold (paths and methods sorted by
+ * code point, 4-space indent, every method on its own line, a final newline); 404 when the template has no
+ * such block, 422 when the client makes no calls to that type.
  */
 export interface SuggestedTemplate {
   name: string;
   blocks: Record<string, AllowlistMap>;
 }
 
-/** On a warning: a known client that makes the refused call. */
+/** On a warning: a known client that makes the refused call (same service type, method and route, or exact path). */
 export interface KnownCaller {
   client: string;
   clientName: string;
