@@ -61,7 +61,8 @@ export class WarningsService {
   /**
    * The warnings with the known clients that make each call (same service type, method and route, or
    * exact path without a route): the proxies' service types in two queries for the whole list, the
-   * callers from the known clients' in-memory index.
+   * callers from the known clients' in-memory index. A rate-limited row stands for every path of a
+   * method (the first one's path is kept), so it names none.
    */
   private async withCallers(warnings: Omit<WarningDto, 'knownCallers'>[]): Promise<WarningDto[]> {
     if (warnings.length === 0) return [];
@@ -71,7 +72,8 @@ export class WarningsService {
     ]);
     return warnings.map((w) => {
       const type = types.get(w.proxyId);
-      return { ...w, knownCallers: type === undefined ? [] : callers.of(type, w.method, w.route, w.path) };
+      const named = type !== undefined && w.status !== 'rate-limited';
+      return { ...w, knownCallers: named ? callers.of(type, w.method, w.route, w.path) : [] };
     });
   }
 
