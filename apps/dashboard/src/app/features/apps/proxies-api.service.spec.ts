@@ -78,6 +78,48 @@ describe(ProxiesApiService.name, () => {
     await call(api().restoreRevision('p1', 'r1'), 'POST', '/api/admin/v1/proxies/p1/revisions/r1/restore');
   });
 
+  it('sets one grant on top of the configuration as saved now, keeping the state and the other overrides', async () => {
+    const granted = api().setGrant('p1', '/api/v3/movie/{id}', 'put', true);
+    expectRequest('GET', '/api/admin/v1/proxies/p1/allowlist').flush({
+      template: { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'] },
+      overrides: { '/api/v3/calendar': ['get'] },
+      effective: {},
+    });
+    expectRequest('GET', '/api/admin/v1/proxies/p1').flush({ id: 'p1', active: false });
+    await new Promise((resolve) => setTimeout(resolve));
+    const put = await call(granted, 'PUT', '/api/admin/v1/proxies/p1/config');
+    expect(put.body).toEqual({
+      overrides: { '/api/v3/calendar': ['get'], '/api/v3/movie/{id}': ['get', 'put'] },
+      active: false,
+    });
+
+    const revoked = api().setGrant('p1', '/api/v3/movie', 'get', false);
+    expectRequest('GET', '/api/admin/v1/proxies/p1/allowlist').flush({
+      template: { '/api/v3/movie': ['get', 'post'] },
+      overrides: {},
+      effective: {},
+    });
+    expectRequest('GET', '/api/admin/v1/proxies/p1').flush({ id: 'p1', active: true });
+    await new Promise((resolve) => setTimeout(resolve));
+    const put2 = await call(revoked, 'PUT', '/api/admin/v1/proxies/p1/config');
+    expect(put2.body).toEqual({ overrides: { '/api/v3/movie': ['post'] }, active: true });
+  });
+
+  it("asks for the proxy's fit with the client named, or the template's client without one", async () => {
+    await call(api().fit('p1'), 'GET', '/api/admin/v1/proxies/p1/fit');
+    await call(api().fit('p1', ''), 'GET', '/api/admin/v1/proxies/p1/fit');
+    await call(api().fit('p1', 'maintainerr'), 'GET', '/api/admin/v1/proxies/p1/fit?client=maintainerr');
+  });
+
+  it('applies a fit with the whole request', async () => {
+    const request = { client: 'maintainerr', grantMissing: true, revokeUnused: false };
+    const post = await call(api().applyFit('p1', request), 'POST', '/api/admin/v1/proxies/p1/fit/apply', {
+      revision: null,
+      fit: {},
+    });
+    expect(post.body).toEqual(request);
+  });
+
   it('starts and stops learning mode and grants what was learned', async () => {
     const until = '2030-01-02T03:04:05.000Z';
     expect((await call(api().startLearning('p1', until), 'POST', '/api/admin/v1/proxies/p1/learning')).body).toEqual({

@@ -2,6 +2,8 @@ import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import type {
   AllowlistResponse,
+  ApplyFitRequest,
+  ApplyFitResponse,
   EndpointsResponse,
   LearnedGrantResponse,
   Page,
@@ -10,6 +12,7 @@ import type {
   ProxyDetailsDto,
   ProxyDefaults,
   ProxyDto,
+  ProxyFitResponse,
   RevisionDiffResponse,
   RevisionDto,
   RotateKeyRequest,
@@ -17,6 +20,7 @@ import type {
   StartLearningRequest,
 } from '@arrbiter/contracts';
 import { firstValueFrom } from 'rxjs';
+import { AllowlistDraft } from './proxy/allowlist-draft';
 
 const BASE = '/api/admin/v1/proxies';
 
@@ -75,6 +79,16 @@ export class ProxiesApiService {
     return firstValueFrom(this.http.put<AllowlistResponse>(`${BASE}/${id}/config`, request));
   }
 
+  /**
+   * One method on one route granted or taken away, on top of the configuration as it is saved now (not
+   * as a page loaded it), and saved with the proxy's state: one `manual` revision.
+   */
+  async setGrant(id: string, path: string, method: string, granted: boolean): Promise<AllowlistResponse> {
+    const [saved, proxy] = await Promise.all([this.allowlist(id), this.get(id)]);
+    const draft = AllowlistDraft.from(saved.template, saved.overrides).set(path, method, granted);
+    return this.saveConfig(id, { overrides: draft.overrides, active: proxy.active });
+  }
+
   /** The rate limit and scrubbing, saved with the current overrides and state (a `manual` revision). */
   async saveLimits(proxy: ProxyDto, limits: ProxyDefaults): Promise<void> {
     const { overrides } = await this.allowlist(proxy.id);
@@ -118,6 +132,19 @@ export class ProxiesApiService {
 
   stopLearning(id: string): Promise<ProxyDto> {
     return firstValueFrom(this.http.delete<ProxyDto>(`${BASE}/${id}/learning`));
+  }
+
+  /**
+   * How the proxy's allowlist fits a known client: the calls it refuses and the grants the client never
+   * uses. Without `client`, the known client of the app's template (404 when there is none).
+   */
+  fit(id: string, client?: string | null): Promise<ProxyFitResponse> {
+    return firstValueFrom(this.http.get<ProxyFitResponse>(`${BASE}/${id}/fit`, { params: params({ client }) }));
+  }
+
+  /** Grants the client's refused calls and/or revokes the grants it never uses: one `client-fit` revision. */
+  applyFit(id: string, request: ApplyFitRequest): Promise<ApplyFitResponse> {
+    return firstValueFrom(this.http.post<ApplyFitResponse>(`${BASE}/${id}/fit/apply`, request));
   }
 
   /** Grants every route learned while in learning mode. */

@@ -15,6 +15,24 @@ describe(TemplatesApiService.name, () => {
     await get;
   });
 
+  it("asks for a template's fit, for its own client or one named", async () => {
+    const own = api().fit('t1');
+    expectRequest('GET', '/api/admin/v1/templates/t1/fit').flush({ services: [] });
+    await own;
+    const named = api().fit('t1', 'maintainerr');
+    expectRequest('GET', '/api/admin/v1/templates/t1/fit?client=maintainerr').flush({ services: [] });
+    await named;
+  });
+
+  it('downloads the suggested file of one service type as the text the server sends', async () => {
+    const file = '{\n    "/api/v3/movie": [\n        "get"\n    ]\n}\n';
+    const suggested = api().suggested('t1', 'maintainerr', 'radarr');
+    const request = expectRequest('GET', '/api/admin/v1/templates/t1/suggested?client=maintainerr&serviceType=radarr');
+    expect(request.request.responseType).toBe('text');
+    request.flush(file);
+    await expect(suggested).resolves.toBe(file);
+  });
+
   it('reads and saves the repository settings', async () => {
     const read = api().repository();
     expectRequest('GET', '/api/admin/v1/settings/template-repository').flush({});

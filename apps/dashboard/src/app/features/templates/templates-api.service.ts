@@ -1,7 +1,8 @@
-import { HttpClient } from '@angular/common/http';
+import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import type {
   TemplateDto,
+  TemplateFitResponse,
   TemplateRepositorySettings,
   TemplateRepositoryStatus,
   TemplateSyncReport,
@@ -19,6 +20,25 @@ export class TemplatesApiService {
 
   get(id: string): Promise<TemplateDto> {
     return firstValueFrom(this.http.get<TemplateDto>(`/api/admin/v1/templates/${id}`));
+  }
+
+  /** The template's fit per service type for a known client (without `client`: the one written for it; 404 when none). */
+  fit(id: string, client?: string | null): Promise<TemplateFitResponse> {
+    const params = client ? new HttpParams().set('client', client) : undefined;
+    return firstValueFrom(this.http.get<TemplateFitResponse>(`/api/admin/v1/templates/${id}/fit`, { params }));
+  }
+
+  /**
+   * The template's block for one service type as the community repository would store it, with the
+   * client's missing calls added and its unused grants removed: the file's text, byte for byte.
+   */
+  suggested(id: string, client: string, serviceType: string): Promise<string> {
+    return firstValueFrom(
+      this.http.get(`/api/admin/v1/templates/${id}/suggested`, {
+        params: new HttpParams().set('client', client).set('serviceType', serviceType),
+        responseType: 'text',
+      }),
+    );
   }
 
   repository(): Promise<TemplateRepositoryStatus> {

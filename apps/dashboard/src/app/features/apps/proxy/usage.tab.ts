@@ -10,7 +10,6 @@ import { periodQuery, periodWords, UsagePeriod } from '../../usage/usage-period'
 import { UsagePeriodPickerComponent } from '../../usage/usage-period-picker.component';
 import { WarningsApiService } from '../../warnings/warnings-api.service';
 import { ProxiesApiService } from '../proxies-api.service';
-import { AllowlistDraft } from './allowlist-draft';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
 import { LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
@@ -227,15 +226,9 @@ export class UsageTab {
     return this.change(grant.path, grant.method, false, `Revoked ${methodLabel(grant.method)} ${grant.path}`);
   }
 
-  /** One method on one route set on top of the saved configuration, saved as it stands (a `manual` revision). */
+  /** One method on one route set on top of the saved configuration (a `manual` revision). */
   private change(path: string, method: string, granted: boolean, done: string): Promise<void> {
-    return this.run(done, async () => {
-      const proxyId = this.context.proxyId();
-      // The saved configuration as it is now, not as this page loaded it.
-      const [saved, proxy] = await Promise.all([this.proxiesApi.allowlist(proxyId), this.proxiesApi.get(proxyId)]);
-      const draft = AllowlistDraft.from(saved.template, saved.overrides).set(path, method, granted);
-      await this.proxiesApi.saveConfig(proxyId, { overrides: draft.overrides, active: proxy.active });
-    });
+    return this.run(done, () => this.proxiesApi.setGrant(this.context.proxyId(), path, method, granted));
   }
 
   private async run(done: string, write: () => Promise<unknown>): Promise<void> {
