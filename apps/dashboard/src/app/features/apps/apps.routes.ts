@@ -27,6 +27,11 @@ export const APPS_ROUTES: Route[] = [
         loadComponent: () => import('./proxy/endpoints.tab').then((m) => m.EndpointsTab),
       },
       {
+        path: 'fit',
+        title: 'Fit · Arrbiter',
+        loadComponent: () => import('./proxy/fit.tab').then((m) => m.FitTab),
+      },
+      {
         path: 'usage',
         title: 'Usage · Arrbiter',
         loadComponent: () => import('./proxy/usage.tab').then((m) => m.UsageTab),

@@ -3,7 +3,7 @@ import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { ProxyContext } from './proxy-context';
 import { LoadStateComponent } from '@arrbiter/dashboard/ui';
 
-/** A proxy: connection details, endpoints (permissions), usage and history as tabs. */
+/** A proxy: connection details, endpoints (permissions), fit to a known client, usage and history as tabs. */
 @Component({
   selector: 'arb-proxy-page',
   imports: [RouterOutlet, RouterLink, RouterLinkActive, LoadStateComponent],
@@ -30,6 +30,7 @@ import { LoadStateComponent } from '@arrbiter/dashboard/ui';
     <nav class="tabs" aria-label="Proxy">
       <a routerLink="connection" routerLinkActive="active" ariaCurrentWhenActive="page">Connection</a>
       <a routerLink="endpoints" routerLinkActive="active" ariaCurrentWhenActive="page">Endpoints</a>
+      <a routerLink="fit" routerLinkActive="active" ariaCurrentWhenActive="page">Fit</a>
       <a routerLink="usage" routerLinkActive="active" ariaCurrentWhenActive="page">Usage</a>
       <a routerLink="history" routerLinkActive="active" ariaCurrentWhenActive="page">History</a>
     </nav>

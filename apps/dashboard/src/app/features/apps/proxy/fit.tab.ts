@@ -1,0 +1,346 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  linkedSignal,
+  signal,
+  untracked,
+} from '@angular/core';
+import { RouterLink } from '@angular/router';
+import type { ApplyFitRequest, FitResult, FitUnusedGrant } from '@arrbiter/contracts';
+import { ConfirmService, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import { describeError } from '../../../core/api-error';
+import { CanDirective } from '../../../core/can.directive';
+import { Loadable } from '../../../core/loadable';
+import { CallSourceComponent } from '../../known-clients/call-source.component';
+import { KnownClientsApiService } from '../../known-clients/known-clients-api.service';
+import {
+  clientForTemplate,
+  fitSentence,
+  MissingRoute,
+  missingRoutes,
+  plural,
+  serviceTypeName,
+} from '../../known-clients/known-clients';
+import { ProxiesApiService } from '../proxies-api.service';
+import { ProxyContext } from './proxy-context';
+
+/**
+ * How the proxy's allowlist fits a known client: the calls the client makes (read from its own source)
+ * that the allowlist refuses, each grantable, and the grants it never uses, each revocable. A grant or
+ * revoke is one `manual` revision; "Grant all" and "Revoke all unused" are one `client-fit` revision.
+ */
+@Component({
+  selector: 'arb-fit-tab',
+  imports: [CallSourceComponent, CanDirective, LoadStateComponent, RouterLink],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <div class="stack">
+      <section class="card pad" aria-labelledby="fit-title">
+        <div class="row head">
+          <h2 id="fit-title" class="grow">Fit to a known client</h2>
+          <div class="field">
+            <label for="fit-client">Known client</label>
+            <select id="fit-client" [disabled]="!clients.ready()" (change)="choose($any($event.target).value)">
+              @if (!chosen()) {
+                <option value="" selected>Choose a client…</option>
+              }
+              @for (c of options(); track c.id) {
+                <option [value]="c.id" [selected]="c.id === chosen()">{{ c.name }}</option>
+              }
+            </select>
+          </div>
+        </div>
+        <p class="hint">
+          What a client integration calls, read from its own source code, against what this proxy’s allowlist lets
+          through (the proxy’s own route matching decides).
+          @if (chosenClient(); as c) {
+            {{ c.name }}’s calls were read from <a [href]="c.projectUrl" rel="noopener noreferrer">its source</a> at
+            <code>{{ c.source.ref }}</code
+            >.
+          }
+        </p>
+        <arb-load-state [loading]="clients.loading()" [error]="clients.error()" (retry)="clients.load()" />
+        @if (noClient(); as why) {
+          <p class="empty-state" data-testid="fit-empty">{{ why }}</p>
+        }
+        <arb-load-state [loading]="fit.loading()" [error]="fit.error()" (retry)="fit.load()" />
+        @if (shown(); as f) {
+          <p class="summary" data-testid="fit-summary">
+            <strong>{{ sentence(f) }}</strong>
+          </p>
+          @if (f.calls > 0 && f.missing.length === 0 && f.unused.length === 0) {
+            <p class="success" data-testid="fit-complete">
+              Everything fits: the allowlist grants every call {{ f.clientName }} makes, and nothing else.
+            </p>
+          }
+        }
+      </section>
+
+      @if (message(); as m) {
+        <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">
+          {{ m.text }}
+          @if (m.revised) {
+            <a routerLink="../history">See the history</a>
+          }
+        </p>
+      }
+
+      @if (shown(); as f) {
+        <section class="card pad" aria-labelledby="missing-title">
+          <div class="row head">
+            <h2 id="missing-title" class="grow">Refused calls</h2>
+            @if (f.missing.length > 0) {
+              <button type="button" class="primary" *arbCan="'editor'" [disabled]="busy()" (click)="grantAll(f)">
+                Grant all
+              </button>
+            }
+          </div>
+          <p class="hint">
+            Calls {{ f.clientName }} makes that this allowlist refuses. Grant adds the method on its route (one
+            revision); Grant all adds every one in one revision.
+          </p>
+          @if (f.missing.length === 0) {
+            <p class="muted">Nothing refused: every call {{ f.clientName }} makes is granted.</p>
+          } @else {
+            <div class="table-wrap">
+              <table class="responsive" aria-labelledby="missing-title">
+                <thead>
+                  <tr>
+                    <th scope="col">Method</th>
+                    <th scope="col">Route</th>
+                    <th scope="col">Sent as, from</th>
+                    <th scope="col"><span class="visually-hidden">Action</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  @for (m of missing(); track m.method + ' ' + m.route) {
+                    <tr [attr.data-testid]="'missing-' + m.method + '-' + m.route">
+                      <td data-label="Method">
+                        <span class="method">{{ method(m.method) }}</span>
+                      </td>
+                      <td data-label="Route">
+                        <code>{{ m.route }}</code>
+                      </td>
+                      <td data-label="Sent as, from">
+                        <ul class="calls">
+                          @for (c of m.calls; track $index) {
+                            <li>
+                              <code>{{ c.sample }}</code>
+                              <span class="hint">
+                                from <arb-call-source [source]="c.source" [client]="clientSource()"
+                              /></span>
+                            </li>
+                          }
+                        </ul>
+                      </td>
+                      <td class="actions">
+                        <button
+                          *arbCan="'editor'"
+                          type="button"
+                          class="small"
+                          [disabled]="busy()"
+                          [attr.aria-label]="'Grant ' + method(m.method) + ' ' + m.route"
+                          (click)="grant(m)"
+                        >
+                          Grant
+                        </button>
+                      </td>
+                    </tr>
+                  }
+                </tbody>
+              </table>
+            </div>
+          }
+        </section>
+
+        <section class="card pad" aria-labelledby="fit-unused-title">
+          <div class="row head">
+            <h2 id="fit-unused-title" class="grow">Grants {{ f.clientName }} never uses</h2>
+            @if (f.unused.length > 0) {
+              <button type="button" class="danger" *arbCan="'editor'" [disabled]="busy()" (click)="revokeAll(f)">
+                Revoke all unused
+              </button>
+            }
+          </div>
+          <p class="hint">
+            Granted by this allowlist, and no call of {{ f.clientName }} needs them: candidates to revoke, unless
+            another client shares this app’s key.
+          </p>
+          @if (f.unused.length === 0) {
+            <p class="muted">None: every grant is a call {{ f.clientName }} makes.</p>
+          }
+          <ul class="plain">
+            @for (u of f.unused; track u.method + ' ' + u.route) {
+              <li class="row" [attr.data-testid]="'fit-unused-' + u.method + '-' + u.route">
+                <span class="method">{{ method(u.method) }}</span
+                >&ngsp;<code class="grow">{{ u.route }}</code>
+                <button
+                  *arbCan="'editor'"
+                  type="button"
+                  class="small"
+                  [disabled]="busy()"
+                  [attr.aria-label]="'Revoke ' + method(u.method) + ' ' + u.route"
+                  (click)="revoke(u)"
+                >
+                  Revoke
+                </button>
+              </li>
+            }
+          </ul>
+        </section>
+      }
+    </div>
+  `,
+  styles: `
+    .head {
+      margin-bottom: 0.5rem;
+      align-items: end;
+    }
+    .head h2 {
+      margin: 0;
+    }
+    .summary {
+      margin: 0.75rem 0 0;
+      font-size: 1.05rem;
+    }
+    .calls {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+    }
+    .calls li + li {
+      margin-top: 0.25rem;
+    }
+  `,
+})
+export class FitTab {
+  private readonly proxiesApi = inject(ProxiesApiService);
+  private readonly knownClientsApi = inject(KnownClientsApiService);
+  private readonly confirm = inject(ConfirmService);
+  protected readonly context = inject(ProxyContext);
+
+  protected readonly method = methodLabel;
+  protected readonly sentence = fitSentence;
+  protected readonly busy = signal(false);
+  /** The last change's outcome; `revised` when it saved a revision (History shows it). */
+  protected readonly message = signal<{ ok: boolean; text: string; revised?: boolean } | null>(null);
+
+  protected readonly clients = new Loadable(() => this.knownClientsApi.list());
+  /** The known client of the app's template, as the server picks it. */
+  private readonly defaultClient = computed(() =>
+    clientForTemplate(this.context.app.value()?.templateName, this.clients.value() ?? []),
+  );
+  /** The client the fit is shown for: the template's until the administrator picks another. */
+  protected readonly chosen = linkedSignal(() => this.defaultClient()?.id ?? '');
+  protected readonly chosenClient = computed(() => this.clients.value()?.find((c) => c.id === this.chosen()));
+  protected readonly clientSource = computed(() => this.chosenClient()?.source);
+  /** Clients that call the proxy's service type (every client until the service is known), and the chosen one. */
+  protected readonly options = computed(() => {
+    const type = this.context.service.value()?.type;
+    const chosen = this.chosen();
+    return (this.clients.value() ?? [])
+      .filter((c) => !type || (c.calls[type] ?? 0) > 0 || c.id === chosen)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  });
+  /** Why there is nothing to show yet, once the app and the catalogue are known. */
+  protected readonly noClient = computed(() => {
+    const app = this.context.app.value();
+    if (this.chosen() || !app || !this.clients.ready()) return null;
+    return app.templateName
+      ? `The app’s template “${app.templateName}” matches no known client. If the app is one of them, choose it above to see how this allowlist fits it.`
+      : 'The app has no template, so no known client is chosen. If the app is one of them, choose it above to see how this allowlist fits it.';
+  });
+
+  protected readonly fit = new Loadable<FitResult>(() => this.proxiesApi.fit(this.context.proxyId(), this.chosen()));
+  /** The fit of the chosen client (not an earlier client's, while the new one loads). */
+  protected readonly shown = computed(() => {
+    const fit = this.fit.value();
+    return fit && fit.client === this.chosen() ? fit : null;
+  });
+  protected readonly missing = computed(() => missingRoutes(this.shown()?.missing ?? []));
+
+  constructor() {
+    void this.clients.load();
+    effect(() => {
+      const id = this.context.proxyId();
+      const client = this.chosen();
+      if (id && client) untracked(() => void this.fit.load());
+    });
+  }
+
+  protected choose(client: string): void {
+    this.message.set(null);
+    this.chosen.set(client);
+  }
+
+  /** Lets the refused method on its route through (a `manual` revision, as the endpoint editor saves). */
+  protected grant(route: MissingRoute): Promise<void> {
+    return this.run(async () => {
+      await this.proxiesApi.setGrant(this.context.proxyId(), route.route, route.method, true);
+      await this.fit.load();
+      return {
+        text: `Granted ${methodLabel(route.method)} ${route.route}: saved as a new revision; the next call sees it.`,
+      };
+    });
+  }
+
+  protected revoke(grant: FitUnusedGrant): Promise<void> {
+    return this.run(async () => {
+      await this.proxiesApi.setGrant(this.context.proxyId(), grant.route, grant.method, false);
+      await this.fit.load();
+      return {
+        text: `Revoked ${methodLabel(grant.method)} ${grant.route}: saved as a new revision; the next call sees it.`,
+      };
+    });
+  }
+
+  protected async grantAll(fit: FitResult): Promise<void> {
+    const routes = missingRoutes(fit.missing).length;
+    const ok = await this.confirm.ask({
+      title: `Grant ${fit.clientName}’s refused calls?`,
+      message: `${plural(routes, 'grant')} ${routes === 1 ? 'is' : 'are'} added to this proxy’s allowlist, so that ${plural(fit.missing.length, 'call')} of ${fit.clientName} to ${serviceTypeName(fit.serviceType)} pass${fit.missing.length === 1 ? 'es' : ''}. It is one revision: History restores the allowlist as it was.`,
+      confirmLabel: 'Grant all',
+    });
+    if (ok) await this.apply(fit, { client: fit.client, grantMissing: true, revokeUnused: false });
+  }
+
+  protected async revokeAll(fit: FitResult): Promise<void> {
+    const ok = await this.confirm.ask({
+      title: `Revoke the grants ${fit.clientName} never uses?`,
+      message: `${plural(fit.unused.length, 'grant')} ${fit.unused.length === 1 ? 'is' : 'are'} taken out of this proxy’s allowlist. A call the catalogue does not know of, or another client sharing this key, would then be refused. It is one revision: History restores the allowlist as it was.`,
+      confirmLabel: 'Revoke all unused',
+      danger: true,
+    });
+    if (ok) await this.apply(fit, { client: fit.client, grantMissing: false, revokeUnused: true });
+  }
+
+  private apply(fit: FitResult, request: ApplyFitRequest): Promise<void> {
+    return this.run(async () => {
+      const result = await this.proxiesApi.applyFit(this.context.proxyId(), request);
+      this.fit.set(result.fit);
+      if (!result.revision) return { text: 'Nothing to change: the allowlist already fits.', revised: false };
+      const what = request.grantMissing
+        ? `Granted ${plural(fit.missing.length, 'refused call')} of ${fit.clientName}`
+        : `Revoked ${plural(fit.unused.length, 'unused grant')}`;
+      return { text: `${what} (${result.revision.summary.text}): saved as one revision; the next call sees it.` };
+    });
+  }
+
+  private async run(write: () => Promise<{ text: string; revised?: boolean }>): Promise<void> {
+    this.busy.set(true);
+    this.message.set(null);
+    try {
+      const { text, revised = true } = await write();
+      this.message.set({ ok: true, text, revised });
+    } catch (error) {
+      this.message.set({ ok: false, text: describeError(error) });
+      // The allowlist may have changed in part: show it as it is now.
+      await this.fit.load();
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}
