@@ -1,20 +1,71 @@
 import { TestBed } from '@angular/core/testing';
+import type { FitResult, KnownClientSummaryDto, TemplateFitResponse } from '@arrbiter/contracts';
+import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
+import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
 import { AppsApiService } from './apps-api.service';
 
+const maintainerr: KnownClientSummaryDto = {
+  id: 'maintainerr',
+  name: 'Maintainerr',
+  projectUrl: 'https://github.com/Maintainerr/Maintainerr',
+  source: { repository: 'https://github.com/Maintainerr/Maintainerr', ref: 'v3', commit: 'abc' },
+  templateNames: ['maintainerr'],
+  calls: { radarr: 3, sonarr: 1 },
+};
+
+const radarrFit: FitResult = {
+  client: 'maintainerr',
+  clientName: 'Maintainerr',
+  serviceType: 'radarr',
+  calls: 3,
+  covered: 1,
+  missing: [
+    {
+      method: 'put',
+      route: '/api/v3/movie/{id}',
+      sample: '/api/v3/movie/123',
+      source: { file: 'radarr.helper.ts', function: 'RadarrApi.updateMovie' },
+    },
+    {
+      method: 'get',
+      route: '/api/v3/rootfolder',
+      sample: '/api/v3/rootfolder',
+      source: { file: 'servarr-api.service.ts', function: 'ServarrApi.getRootFolders' },
+    },
+  ],
+  unused: [{ method: 'get', route: '/api/v3/calendar' }],
+};
+
 describe(AppFormComponent.name, () => {
   let api: { create: jest.Mock; update: jest.Mock };
+  let templatesApi: { fit: jest.Mock };
 
   async function render() {
     api = { create: jest.fn().mockResolvedValue({ id: 'a1' }), update: jest.fn() };
+    templatesApi = {
+      fit: jest.fn().mockImplementation(
+        async (templateId: string, client: string): Promise<TemplateFitResponse> => ({
+          client,
+          clientName: 'Maintainerr',
+          templateId,
+          services: [radarrFit, { ...radarrFit, serviceType: 'sonarr', calls: 1, covered: 1, missing: [], unused: [] }],
+        }),
+      ),
+    };
     TestBed.configureTestingModule({
       imports: [AppFormComponent],
-      providers: [{ provide: AppsApiService, useValue: api }],
+      providers: [
+        { provide: AppsApiService, useValue: api },
+        { provide: TemplatesApiService, useValue: templatesApi },
+        { provide: KnownClientsApiService, useValue: { list: jest.fn().mockResolvedValue([maintainerr]) } },
+      ],
     });
     const fixture = TestBed.createComponent(AppFormComponent);
     fixture.componentRef.setInput('templates', [
       { id: 't1', name: 'Overseerr', removed: false },
       { id: 't2', name: 'Old', removed: true },
+      { id: 't3', name: 'maintainerr', removed: false },
     ]);
     const element = fixture.nativeElement as HTMLElement;
     const settle = async () => {
@@ -46,7 +97,7 @@ describe(AppFormComponent.name, () => {
   it('offers "No template" first, marks removed templates, and creates with templateId null', async () => {
     const { element, type, settle } = await render();
     const options = [...element.querySelectorAll('#app-template option')].map((o) => o.textContent?.trim());
-    expect(options).toEqual(['No template', 'Overseerr', 'Old (removed)']);
+    expect(options).toEqual(['No template', 'Overseerr', 'Old (removed)', 'maintainerr']);
     await type('#app-name', 'Overseerr');
     element.querySelector('form')?.dispatchEvent(new Event('submit'));
     await settle();
@@ -61,5 +112,41 @@ describe(AppFormComponent.name, () => {
     await settle();
     expect(api.create).not.toHaveBeenCalled();
     expect(element.querySelector('[role=alert]')?.textContent).toContain('lower-case letters');
+  });
+
+  it("shows the chosen template's fit for its known client before saving, per service type", async () => {
+    const { element, settle } = await render();
+    expect(element.querySelector('[data-testid=template-fit]')).toBeNull();
+    const select = element.querySelector<HTMLSelectElement>('#app-template') as HTMLSelectElement;
+    select.value = 't3';
+    select.dispatchEvent(new Event('change'));
+    await settle();
+    expect(templatesApi.fit).toHaveBeenCalledWith('t3', 'maintainerr');
+    const fit = element.querySelector('[data-testid=template-fit]') as HTMLElement;
+    expect(fit.textContent).toContain('Fit for Maintainerr');
+    const radarr = fit.querySelector('[data-testid=fit-radarr]') as HTMLElement;
+    expect(radarr.querySelector('summary')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'radarr covers 1 of 3 calls, 2 missing, 1 unused grant',
+    );
+    // Compact: the calls are behind the summary.
+    expect(radarr.querySelector('details')?.open).toBe(false);
+    expect(radarr.textContent).toContain('PUT /api/v3/movie/{id}');
+    expect(radarr.textContent).toContain('/api/v3/movie/123');
+    expect(fit.querySelector('[data-testid=fit-sonarr]')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'sonarr covers 1 of 1 call, 0 missing',
+    );
+    expect(api.create).not.toHaveBeenCalled();
+  });
+
+  it('says so when the chosen template matches no known client, without asking the server', async () => {
+    const { element, settle } = await render();
+    const select = element.querySelector<HTMLSelectElement>('#app-template') as HTMLSelectElement;
+    select.value = 't1';
+    select.dispatchEvent(new Event('change'));
+    await settle();
+    expect(templatesApi.fit).not.toHaveBeenCalled();
+    expect(element.querySelector('[data-testid=template-fit]')?.textContent).toContain(
+      'No known client matches this template',
+    );
   });
 });

@@ -2,21 +2,29 @@ import {
   ChangeDetectionStrategy,
   Component,
   computed,
+  effect,
   inject,
   input,
   linkedSignal,
   output,
   signal,
+  untracked,
 } from '@angular/core';
-import type { AppDto, TemplateDto } from '@arrbiter/contracts';
+import type { AppDto, TemplateDto, TemplateFitResponse } from '@arrbiter/contracts';
+import { LoadStateComponent } from '@arrbiter/dashboard/ui';
 import { describeError } from '../../core/api-error';
+import { Loadable } from '../../core/loadable';
+import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
+import { clientForTemplate } from '../known-clients/known-clients';
+import { TemplateFitComponent } from '../known-clients/template-fit.component';
+import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppsApiService } from './apps-api.service';
 import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.component';
 
-/** Create an app (slug suggested from the name) or edit one. */
+/** Create an app (slug suggested from the name) or edit one; the chosen template's fit shows before saving. */
 @Component({
   selector: 'arb-app-form',
-  imports: [AppNameFieldsComponent],
+  imports: [AppNameFieldsComponent, LoadStateComponent, TemplateFitComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="busy()">
@@ -48,6 +56,20 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
           Active
         </label>
       </div>
+      @if (templateId()) {
+        <div class="template-fit" aria-live="polite" data-testid="template-fit">
+          @if (shownFit(); as f) {
+            <arb-template-fit [fit]="f" />
+          } @else if (knownClients.ready() && !fitClient()) {
+            <p class="hint">No known client matches this template: how well it fits cannot be shown.</p>
+          }
+          <arb-load-state
+            [loading]="knownClients.loading() || (!!fitClient() && fit.loading())"
+            [error]="knownClients.error() ?? (fitClient() ? fit.error() : null)"
+            (retry)="reloadFit()"
+          />
+        </div>
+      }
       @if (problem(); as message) {
         <p class="error" role="alert">{{ message }}</p>
       }
@@ -59,9 +81,16 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
       </div>
     </form>
   `,
+  styles: `
+    .template-fit {
+      margin-top: 0.75rem;
+    }
+  `,
 })
 export class AppFormComponent {
   private readonly api = inject(AppsApiService);
+  private readonly templatesApi = inject(TemplatesApiService);
+  private readonly knownClientsApi = inject(KnownClientsApiService);
   readonly app = input<AppDto | null>(null);
   readonly templates = input<TemplateDto[]>([]);
   readonly templatesError = input<string | null>(null);
@@ -77,11 +106,37 @@ export class AppFormComponent {
   protected readonly busy = signal(false);
   private readonly error = signal<string | null>(null);
   private readonly touched = signal(false);
+  protected readonly knownClients = new Loadable(() => this.knownClientsApi.list());
+  /** The known client the chosen template was written for. */
+  protected readonly fitClient = computed(() => {
+    const template = this.templates().find((t) => t.id === this.templateId());
+    return clientForTemplate(template?.name, this.knownClients.value() ?? []);
+  });
+  protected readonly fit = new Loadable<TemplateFitResponse>(() =>
+    this.templatesApi.fit(this.templateId(), this.fitClient()?.id),
+  );
+  /** The chosen template's fit (not the one chosen before, while it loads). */
+  protected readonly shownFit = computed(() => {
+    const fit = this.fit.value();
+    return fit && fit.templateId === this.templateId() && fit.client === this.fitClient()?.id ? fit : null;
+  });
   protected readonly problem = computed(() => {
     if (this.error()) return this.error();
     if (!this.touched()) return null;
     return appNameProblem(this.name(), this.slug());
   });
+
+  constructor() {
+    void this.knownClients.load();
+    effect(() => {
+      if (this.templateId() && this.fitClient()) untracked(() => void this.fit.load());
+    });
+  }
+
+  protected reloadFit(): void {
+    if (this.knownClients.error()) void this.knownClients.load();
+    else void this.fit.load();
+  }
 
   protected async submit(): Promise<void> {
     this.touched.set(true);
