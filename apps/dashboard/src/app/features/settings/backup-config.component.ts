@@ -3,6 +3,7 @@ import type { ConfigImportReport, ConfigObjectChange, ConfigProxyChange } from '
 import { ConfirmService } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../core/can.directive';
 import { describeError, errorLines } from '../../core/api-error';
+import { saveTextFile } from '../../core/download';
 import { ConfigApiService, ConfigFormat } from './config-api.service';
 
 /** What the import's file input holds, read as text. */
@@ -268,17 +269,11 @@ export class BackupConfigComponent {
     try {
       const format = this.format();
       const text = await this.api.export(format, this.secrets());
-      const url = URL.createObjectURL(
-        new Blob([text], { type: format === 'yaml' ? 'application/yaml' : 'application/json' }),
-      );
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `arrbiter-config-${new Date().toISOString().slice(0, 10)}.${format}`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1_000);
+      const name = `arrbiter-config-${new Date().toISOString().slice(0, 10)}.${format}`;
+      saveTextFile(name, text, format === 'yaml' ? 'application/yaml' : 'application/json');
       this.exportMessage.set({
         ok: true,
-        text: `Downloaded ${link.download}${this.secrets() ? ', with secrets' : ''}.`,
+        text: `Downloaded ${name}${this.secrets() ? ', with secrets' : ''}.`,
       });
     } catch (error) {
       this.exportMessage.set({ ok: false, text: describeError(error) });

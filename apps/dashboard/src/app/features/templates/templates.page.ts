@@ -1,17 +1,36 @@
-import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked } from '@angular/core';
-import type { TemplateDto, TemplateRepositoryStatus, TemplateSyncReport } from '@arrbiter/contracts';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
+import type {
+  KnownClientSummaryDto,
+  TemplateDto,
+  TemplateFitResponse,
+  TemplateRepositoryStatus,
+  TemplateSyncReport,
+} from '@arrbiter/contracts';
 import { describeError } from '../../core/api-error';
 import { CanDirective } from '../../core/can.directive';
+import { saveTextFile } from '../../core/download';
 import { grantsOf } from '../apps/proxy/allowlist-draft';
 import { Loadable } from '../../core/loadable';
+import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
+import { clientForTemplate } from '../known-clients/known-clients';
+import { TemplateFitComponent } from '../known-clients/template-fit.component';
 import { SyncReportComponent } from './sync-report.component';
 import { TemplatesApiService } from './templates-api.service';
 import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
-/** Templates with their blocks per service type; the repository they come from and its sync. */
+/** A template's fit for its known client, loading or failed. */
+interface FitState {
+  fit?: TemplateFitResponse;
+  error?: string;
+}
+
+/**
+ * Templates with their blocks per service type and their fit for the known client each was written for
+ * (with the suggested file per service type); the repository they come from and its sync.
+ */
 @Component({
   selector: 'arb-templates-page',
-  imports: [CanDirective, LoadStateComponent, TimeComponent, SyncReportComponent],
+  imports: [CanDirective, LoadStateComponent, TimeComponent, SyncReportComponent, TemplateFitComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './templates.page.html',
   styles: `
@@ -31,12 +50,37 @@ import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '
       overflow: auto;
       margin: 0.25rem 0 0.5rem;
     }
+    .fit {
+      margin-top: 0.75rem;
+      padding-top: 0.5rem;
+      border-top: 1px solid var(--border);
+    }
+    .downloads {
+      margin-top: 0.5rem;
+    }
   `,
 })
 export class TemplatesPage {
   private readonly api = inject(TemplatesApiService);
+  private readonly knownClientsApi = inject(KnownClientsApiService);
   private readonly confirm = inject(ConfirmService);
   protected readonly templates = new Loadable(() => this.api.list());
+  protected readonly knownClients = new Loadable(() => this.knownClientsApi.list());
+  /** Per template id: the known client it was written for. */
+  protected readonly clients = computed(() => {
+    const clients = this.knownClients.value() ?? [];
+    const result = new Map<string, KnownClientSummaryDto>();
+    for (const t of this.templates.value() ?? []) {
+      const client = clientForTemplate(t.name, clients);
+      if (client) result.set(t.id, client);
+    }
+    return result;
+  });
+  /** Per template id: its fit for its client. */
+  protected readonly fits = signal<ReadonlyMap<string, FitState>>(new Map());
+  /** The last suggested file's download, shown in its template's card. */
+  protected readonly download = signal<{ templateId: string; ok: boolean; text: string } | null>(null);
+  protected readonly downloading = signal<string | null>(null);
   protected readonly repository = new Loadable(() => this.api.repository());
   protected readonly form = signal({ url: '', ref: '', path: '', intervalMinutes: 0 });
   protected readonly saving = signal(false);
@@ -49,10 +93,59 @@ export class TemplatesPage {
   constructor() {
     void this.templates.load();
     void this.repository.load();
+    void this.knownClients.load();
+    effect(() => {
+      const clients = this.clients();
+      untracked(() => void this.loadFits(clients));
+    });
     effect(() => {
       const status = this.repository.value();
       if (status) untracked(() => this.fill(status));
     });
+  }
+
+  /** Each template's fit for its client, side by side (a failure stays in its card). */
+  private async loadFits(clients: ReadonlyMap<string, KnownClientSummaryDto>): Promise<void> {
+    this.fits.set(new Map());
+    await Promise.all(
+      [...clients].map(async ([templateId, client]) => {
+        let state: FitState;
+        try {
+          state = { fit: await this.api.fit(templateId, client.id) };
+        } catch (error) {
+          state = { error: describeError(error) };
+        }
+        // A newer load (after a sync) replaced the map: this answer is stale.
+        if (this.clients() !== clients) return;
+        this.fits.update((map) => new Map(map).set(templateId, state));
+      }),
+    );
+  }
+
+  /** Where the community repository keeps a template's block: `radarr/maintainerr.json`. */
+  protected suggestedFile(template: TemplateDto, serviceType: string): string {
+    return `${serviceType}/${template.name}.json`;
+  }
+
+  /** The template's block for one service type with the client's missing calls added and unused grants removed. */
+  protected async downloadSuggested(template: TemplateDto, client: string, serviceType: string): Promise<void> {
+    const key = `${template.id} ${serviceType}`;
+    this.downloading.set(key);
+    this.download.set(null);
+    try {
+      const text = await this.api.suggested(template.id, client, serviceType);
+      const name = `${serviceType}-${template.name}.json`;
+      saveTextFile(name, text, 'application/json');
+      this.download.set({
+        templateId: template.id,
+        ok: true,
+        text: `Downloaded ${name}: the file ${this.suggestedFile(template, serviceType)} of the template repository, with the missing calls added and the unused grants removed.`,
+      });
+    } catch (error) {
+      this.download.set({ templateId: template.id, ok: false, text: describeError(error) });
+    } finally {
+      this.downloading.set(null);
+    }
   }
 
   protected blockTypes(template: TemplateDto): string[] {
