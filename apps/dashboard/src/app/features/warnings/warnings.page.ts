@@ -9,6 +9,8 @@ import { ProxiesApiService } from '../apps/proxies-api.service';
 import { isLearning } from '../apps/proxy/learning';
 import { LearningControlComponent, LearningStateComponent } from '../apps/proxy/learning-control.component';
 import { CanDirective } from '../../core/can.directive';
+import { CallSourceComponent } from '../known-clients/call-source.component';
+import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
 import { LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
@@ -25,6 +27,7 @@ interface Directory {
 @Component({
   selector: 'arb-warnings-page',
   imports: [
+    CallSourceComponent,
     CanDirective,
     LoadStateComponent,
     TimeComponent,
@@ -40,6 +43,7 @@ export class WarningsPage {
   private readonly appsApi = inject(AppsApiService);
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly servicesApi = inject(ServicesApiService);
+  private readonly knownClientsApi = inject(KnownClientsApiService);
   private readonly router = inject(Router);
 
   /** Filters, from the query string (so a filtered view can be linked and survives a reload). */
@@ -69,6 +73,11 @@ export class WarningsPage {
   protected readonly loading = this.list.loading;
   protected readonly loaded = this.list.loaded;
   protected readonly error = this.list.error;
+  /** The catalogue of known clients, for links to their source; read once a warning names one. */
+  private readonly knownClients = new Loadable(() => this.knownClientsApi.list());
+  protected readonly clientSources = computed(
+    () => new Map((this.knownClients.value() ?? []).map((c) => [c.id, c.source] as const)),
+  );
   protected readonly busy = signal<string | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
 
@@ -100,6 +109,11 @@ export class WarningsPage {
       this.proxyId();
       this.status();
       untracked(() => void this.load(true));
+    });
+    effect(() => {
+      const named = this.warnings().some((w) => (w.knownCallers?.length ?? 0) > 0);
+      if (named && !untracked(() => this.knownClients.ready() || this.knownClients.loading()))
+        untracked(() => void this.knownClients.load());
     });
   }
 
