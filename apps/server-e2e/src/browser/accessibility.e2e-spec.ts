@@ -122,6 +122,18 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       },
     },
     {
+      name: "apps, new app form with a template's fit open",
+      path: () => '/apps',
+      ready: (page) => page.getByRole('table', { name: 'Apps' }).waitFor(),
+      open: async (page) => {
+        await page.getByRole('button', { name: 'New app' }).click();
+        await page.getByLabel('Template', { exact: true }).selectOption({ label: 'maintainerr' });
+        const radarr = page.getByTestId('template-fit').getByTestId('fit-radarr');
+        await radarr.locator('summary').click();
+        await radarr.getByText('Refused, though Maintainerr calls them:').waitFor();
+      },
+    },
+    {
       name: 'app detail',
       path: () => `/apps/${app.id}`,
       ready: (page) => page.getByText('Template: overseerr').waitFor(),
@@ -162,6 +174,20 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       },
     },
     {
+      name: 'proxy fit',
+      path: () => proxyPath('fit'),
+      ready: (page) => page.getByTestId('fit-summary').filter({ hasText: 'Overseerr makes' }).waitFor(),
+    },
+    {
+      name: 'proxy fit, another client with refused calls',
+      path: () => proxyPath('fit'),
+      ready: (page) => page.getByTestId('fit-summary').filter({ hasText: 'Overseerr makes' }).waitFor(),
+      open: async (page) => {
+        await page.getByLabel('Known client').selectOption({ label: 'Maintainerr' });
+        await page.getByRole('table', { name: 'Refused calls' }).waitFor();
+      },
+    },
+    {
       name: 'proxy usage, the hourly table open',
       path: () => proxyPath('usage'),
       ready: (page) => page.getByTestId('route-get-/api/v3/calendar').waitFor(),
@@ -189,9 +215,16 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       },
     },
     {
-      name: 'templates',
+      name: 'templates, with their fit',
       path: () => '/templates',
-      ready: (page) => page.getByRole('article', { name: 'overseerr' }).waitFor(),
+      ready: (page) =>
+        page
+          .getByRole('article', { name: 'maintainerr' })
+          .getByRole('region', { name: 'Fit of maintainerr for Maintainerr' })
+          .getByTestId('fit-radarr')
+          .waitFor(),
+      open: (page) =>
+        page.getByRole('article', { name: 'maintainerr' }).getByTestId('fit-radarr').locator('summary').click(),
     },
     {
       name: 'templates, sync preview and confirmation',

@@ -1,0 +1,328 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import type {
+  AppDto,
+  Page as ListPage,
+  ProxyConnectionDto,
+  ProxyFitResponse,
+  RevisionDto,
+  ServiceDto,
+  TemplateDto,
+  TemplateFitResponse,
+  WarningDto,
+} from '@arrbiter/contracts';
+import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
+import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { AdminHttpClient } from '../support/admin-client';
+import { axeViolations, useTheme } from '../support/axe';
+import { Browser, openBrowser } from '../support/browser';
+import { ServerProcess, startServer } from '../support/server-process';
+
+const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'known clients in the browser passphrase' };
+const PREFIX = 'fit';
+/** The project's copy of the community template repository, synced as a local directory. */
+const TEMPLATE_REPO = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
+
+/** An element's text with its white space collapsed. */
+async function text(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The dashboard's side of known clients (issue 22), on Maintainerr's community template for Radarr: the
+ * proxy's Fit tab (grant one, revoke one, grant all), the template's fit on the app form before saving,
+ * the Templates page with the suggested file, and a warning marked with the client that makes the call.
+ */
+describe('known clients in the dashboard: fit, grants, the template preview and the suggested file', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let upstream: FakeServarr;
+  let browser: Browser;
+  let admin: AdminHttpClient;
+  let origin: string;
+  let app: AppDto;
+  let proxy: ProxyConnectionDto;
+  let template: TemplateDto;
+
+  const callProxy = async (path: string, method = 'GET') => {
+    const response = await fetch(`${server.url}/proxy/maintainerr${path}`, {
+      method,
+      headers: { 'x-api-key': proxy.key },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  const fitTab = () => `${origin}/apps/${app.id}/proxies/${proxy.id}/fit`;
+  const serverFit = () => admin.request<ProxyFitResponse>('GET', `/api/admin/v1/proxies/${proxy.id}/fit`);
+  const revisions = async () =>
+    (await admin.request<ListPage<RevisionDto>>('GET', `/api/admin/v1/proxies/${proxy.id}/revisions`)).items;
+  const summary = (page: Page) => page.getByTestId('fit-summary');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
+    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: TEMPLATE_REPO });
+    origin = AdminHttpClient.origin(server);
+    admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
+    await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
+      url: TEMPLATE_REPO,
+      ref: '',
+      path: '',
+      intervalMinutes: 0,
+    });
+    await admin.request('POST', '/api/admin/v1/templates/sync');
+    const templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
+    const found = templates.find((t) => t.name === 'maintainerr');
+    if (!found) throw new Error('the maintainerr template did not sync');
+    template = found;
+    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
+      baseUrl: upstream.url,
+      apiKey: upstream.options.apiKey,
+    });
+    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+      name: 'Maintainerr',
+      slug: 'maintainerr',
+      templateId: template.id,
+      active: true,
+    });
+    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
+      serviceId: service.id,
+    });
+    // A grant Maintainerr never uses, on top of its template.
+    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
+      overrides: { '/api/v3/calendar': ['get'] },
+      active: true,
+    });
+    // Maintainerr's tag update is refused by its template: a warning.
+    expect(await callProxy('/api/v3/movie/123', 'PUT')).toBe(403);
+    await eventually('the refusal is a warning', async () => {
+      const warnings = await admin.request<ListPage<WarningDto>>('GET', `/api/admin/v1/warnings?proxyId=${proxy.id}`);
+      return warnings.items.length === 1;
+    });
+
+    browser = await openBrowser();
+    const { page } = browser;
+    await page.goto(`${origin}/sign-in`);
+    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
+    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('current-user').waitFor();
+  });
+  afterEach(async () => {
+    const name = expect.getState().currentTestName;
+    if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await upstream?.stop();
+    await database?.drop();
+  });
+
+  it("shows the fit of the template's client: what it calls, what the allowlist refuses, and where each call is made", async () => {
+    const { page } = browser;
+    const fit = await serverFit();
+    expect(fit.client).toBe('maintainerr');
+    // Maintainerr's community template misses more than half of its Radarr calls.
+    expect(fit.missing.length).toBeGreaterThan(fit.calls / 2);
+    expect(fit.unused).toEqual([{ method: 'get', route: '/api/v3/calendar' }]);
+
+    await page.goto(`${origin}/apps/${app.id}/proxies/${proxy.id}`);
+    await page.getByRole('navigation', { name: 'Proxy' }).getByRole('link', { name: 'Fit' }).click();
+    await summary(page).waitFor();
+    expect(await text(summary(page))).toBe(
+      `Maintainerr makes ${fit.calls} calls to Radarr; this allowlist refuses ${fit.missing.length} of them.`,
+    );
+    expect(await page.getByLabel('Known client').inputValue()).toBe('maintainerr');
+
+    const table = page.getByRole('table', { name: 'Refused calls' });
+    const routes = new Set(fit.missing.map((m) => `${m.method}-${m.route}`));
+    expect(await table.locator('tbody tr').count()).toBe(routes.size);
+    const update = table.getByTestId('missing-put-/api/v3/movie/{id}');
+    expect(await text(update.locator('td').nth(2))).toBe(
+      '/api/v3/movie/123 from radarr.helper.ts (source, opens in a new tab) RadarrApi.updateMovie',
+    );
+    const maintainerr = fit.missing.find((m) => m.method === 'put' && m.route === '/api/v3/movie/{id}');
+    const link = update.getByRole('link', { name: /^radarr\.helper\.ts/ });
+    expect(await link.getAttribute('href')).toBe(
+      `https://github.com/Maintainerr/Maintainerr/blob/9fb9dae9baec027a5de77f97123738ee3a060166/${maintainerr?.source.file}`,
+    );
+    await page
+      .getByRole('region', { name: 'Grants Maintainerr never uses' })
+      .getByTestId('fit-unused-get-/api/v3/calendar')
+      .waitFor();
+    await browser.screenshot(`${PREFIX}-tab`);
+  });
+
+  it('grants one refused call as an ordinary revision: the call passes and the fit shows one less', async () => {
+    const { page } = browser;
+    const before = await serverFit();
+    const calls = before.missing.filter((m) => m.method === 'put' && m.route === '/api/v3/movie/{id}').length;
+    await page.getByRole('button', { name: 'Grant PUT /api/v3/movie/{id}' }).click();
+    await page.getByText('Granted PUT /api/v3/movie/{id}: saved as a new revision').waitFor();
+    await page.getByTestId('missing-put-/api/v3/movie/{id}').waitFor({ state: 'detached' });
+    await summary(page)
+      .filter({ hasText: `this allowlist refuses ${before.missing.length - calls} of them.` })
+      .waitFor();
+    expect(await callProxy('/api/v3/movie/123', 'PUT')).toBe(200);
+    expect((await revisions())[0]).toMatchObject({ kind: 'manual', author: ADMIN.ADMIN_USERNAME });
+  });
+
+  it('revokes a grant the client never uses', async () => {
+    const { page } = browser;
+    const unused = page.getByRole('region', { name: 'Grants Maintainerr never uses' });
+    await unused.getByRole('button', { name: 'Revoke GET /api/v3/calendar' }).click();
+    await page.getByText('Revoked GET /api/v3/calendar: saved as a new revision').waitFor();
+    await unused.getByText('None: every grant is a call Maintainerr makes.').waitFor();
+    expect(await callProxy('/api/v3/calendar')).toBe(403);
+  });
+
+  it('grants all refused calls after a confirmation, as one client-fit revision; then everything fits', async () => {
+    const { page } = browser;
+    const before = await serverFit();
+    expect(before.missing.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Grant all' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('It is one revision').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Grant all' }).click();
+    await page.getByText(`Granted ${before.missing.length} refused calls of Maintainerr`).waitFor();
+    await summary(page).filter({ hasText: 'this allowlist lets all of them through.' }).waitFor();
+    await page.getByTestId('fit-complete').waitFor();
+    await page.getByText('Nothing refused: every call Maintainerr makes is granted.').waitFor();
+    expect(await serverFit()).toMatchObject({ covered: before.calls, missing: [], unused: [] });
+    expect((await revisions())[0]).toMatchObject({ kind: 'client-fit', author: ADMIN.ADMIN_USERNAME });
+    for (const [method, path] of [
+      ['POST', '/api/v3/command'],
+      ['GET', '/api/v3/rootfolder'],
+      ['DELETE', '/api/v3/moviefile/456'],
+    ])
+      expect([method, path, await callProxy(path, method)]).toEqual([method, path, 200]);
+    // The History tab names the revision's kind.
+    await page.getByRole('link', { name: 'See the history' }).click();
+    await page.getByText('Fitted to a known client').first().waitFor();
+  });
+
+  it('shows the fit of another client when one is picked, and says when the template matches none', async () => {
+    const { page } = browser;
+    await page.goto(fitTab());
+    await summary(page).waitFor();
+    await page.getByLabel('Known client').selectOption({ label: 'Overseerr' });
+    const overseerr = await admin.request<ProxyFitResponse>(
+      'GET',
+      `/api/admin/v1/proxies/${proxy.id}/fit?client=overseerr`,
+    );
+    await summary(page).filter({ hasText: 'Overseerr makes' }).waitFor();
+    expect(await text(summary(page))).toMatch(new RegExp(`^Overseerr makes ${overseerr.calls} calls to Radarr; `));
+
+    // An app whose template no known client claims.
+    const other = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+      name: 'No client',
+      slug: 'no-client',
+      templateId: null,
+      active: true,
+    });
+    const service = (await admin.request<ServiceDto[]>('GET', '/api/admin/v1/services'))[0];
+    const otherProxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${other.id}/proxies`, {
+      serviceId: service.id,
+    });
+    await page.goto(`${origin}/apps/${other.id}/proxies/${otherProxy.id}/fit`);
+    await page.getByTestId('fit-empty').filter({ hasText: 'The app has no template' }).waitFor();
+    expect(await page.getByTestId('fit-summary').count()).toBe(0);
+  });
+
+  it("shows the chosen template's fit on the app form before the app is saved", async () => {
+    const { page } = browser;
+    const expected = await admin.request<TemplateFitResponse>('GET', `/api/admin/v1/templates/${template.id}/fit`);
+    const radarr = expected.services.find((s) => s.serviceType === 'radarr');
+    if (!radarr) throw new Error('no radarr fit');
+    await page.goto(`${origin}/apps`);
+    await page.getByRole('button', { name: 'New app' }).click();
+    await page.getByLabel('Name').fill('Maintainerr two');
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'maintainerr' });
+    const preview = page.getByTestId('template-fit');
+    await preview.getByText('Fit for Maintainerr').waitFor();
+    const line = preview.getByTestId('fit-radarr');
+    expect(await text(line.locator('summary'))).toBe(
+      `radarr covers ${radarr.covered} of ${radarr.calls} calls, ${radarr.missing.length} missing`,
+    );
+    expect(radarr.missing.length).toBeGreaterThan(0);
+    // Compact until opened, by keyboard as well.
+    const firstMissing = line.getByText(radarr.missing[0].route, { exact: true }).first();
+    expect(await firstMissing.isVisible()).toBe(false);
+    await line.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await firstMissing.waitFor();
+    await preview.getByTestId('fit-sonarr').waitFor();
+
+    // A template no known client claims.
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'nzb360' });
+    await preview.getByText('No known client matches this template').waitFor();
+    // Nothing was saved.
+    const apps = await admin.request<ListPage<AppDto>>('GET', '/api/admin/v1/apps');
+    expect(apps.items.map((a) => a.name)).not.toContain('Maintainerr two');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it("shows each template's fit on the Templates page and downloads the suggested file", async () => {
+    const { page } = browser;
+    await page.goto(`${origin}/templates`);
+    const card = page.getByRole('article', { name: 'maintainerr' });
+    const fit = card.getByRole('region', { name: 'Fit of maintainerr for Maintainerr' });
+    await fit.getByTestId('fit-radarr').waitFor();
+    const expected = await admin.request<TemplateFitResponse>('GET', `/api/admin/v1/templates/${template.id}/fit`);
+    for (const s of expected.services)
+      expect(await text(fit.getByTestId(`fit-${s.serviceType}`).locator('summary'))).toContain(
+        `covers ${s.covered} of ${s.calls} calls`,
+      );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      fit.getByRole('button', { name: 'Download radarr/maintainerr.json' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('radarr-maintainerr.json');
+    const file = readFileSync(await download.path(), 'utf8');
+    const response = await fetch(
+      `${server.url}/api/admin/v1/templates/${template.id}/suggested?client=maintainerr&serviceType=radarr`,
+      { headers: { cookie: admin.cookieHeader } },
+    );
+    expect(file).toBe(await response.text());
+    const block = JSON.parse(file) as Record<string, string[]>;
+    expect(block['/api/v3/movie/{id}']).toEqual(expect.arrayContaining(['delete', 'get', 'put']));
+    await fit.getByRole('status').filter({ hasText: 'Downloaded radarr-maintainerr.json' }).waitFor();
+    await browser.screenshot(`${PREFIX}-templates`);
+  });
+
+  it('marks a warning that a known client makes', async () => {
+    const { page } = browser;
+    await page.goto(`${origin}/warnings?proxyId=${proxy.id}`);
+    const row = page.getByTestId('warning-put-/api/v3/movie/123');
+    // Other clients may make the same call: Maintainerr's mark is one of them.
+    const caller = row.getByTestId('known-caller').filter({ hasText: 'Maintainerr calls this' });
+    await caller.waitFor();
+    expect(await text(caller)).toBe(
+      'Known client Maintainerr calls this: radarr.helper.ts (source, opens in a new tab) RadarrApi.updateMovie',
+    );
+    expect(await caller.getByRole('link').getAttribute('href')).toMatch(
+      /^https:\/\/github\.com\/Maintainerr\/Maintainerr\/blob\/9fb9dae9baec027a5de77f97123738ee3a060166\/.*radarr\.helper\.ts$/,
+    );
+  });
+
+  it.each(['light', 'dark'] as const)('meets WCAG 2.1 AA on the Fit tab and the warnings (%s)', async (theme) => {
+    const { page } = browser;
+    await page.goto(fitTab());
+    await useTheme(page, theme);
+    await page.getByLabel('Known client').selectOption({ label: 'Overseerr' });
+    await summary(page).filter({ hasText: 'Overseerr makes' }).waitFor();
+    const found = (await axeViolations(page)).map((v) => `fit [${theme}] ${v.id}: ${v.targets.join(', ')}`);
+    await page.goto(`${origin}/warnings?proxyId=${proxy.id}`);
+    await page.getByTestId('known-caller').first().waitFor();
+    found.push(...(await axeViolations(page)).map((v) => `warnings [${theme}] ${v.id}: ${v.targets.join(', ')}`));
+    await browser.screenshot(`${PREFIX}-${theme}`);
+    expect(found).toEqual([]);
+  });
+
+  it('logged no console error', () => {
+    expect(browser.errors).toEqual([]);
+  });
+});
