@@ -5,6 +5,7 @@ import {
   fileName,
   fitSentence,
   missingRoutes,
+  releaseUrl,
   repositoryName,
   serviceTypeName,
   sourceUrl,
@@ -66,6 +67,14 @@ describe('known clients', () => {
     // Unknown repository, or one that is not a web address: no link.
     expect(sourceUrl(undefined, { file: 'x.ts', function: 'f' })).toBeNull();
     expect(sourceUrl({ ...source, repository: 'javascript:alert(1)' }, { file: 'x.ts', function: 'f' })).toBeNull();
+  });
+
+  it("links the client's source at the commit its calls were read from", () => {
+    const source = { repository: 'https://github.com/Maintainerr/Maintainerr.git', ref: 'v3', commit: 'abc123' };
+    expect(releaseUrl(source)).toBe('https://github.com/Maintainerr/Maintainerr/tree/abc123');
+    expect(releaseUrl({ ...source, commit: '' })).toBe('https://github.com/Maintainerr/Maintainerr/tree/v3');
+    expect(releaseUrl({ ...source, repository: 'git@github.com:x/y' })).toBeNull();
+    expect(releaseUrl(undefined)).toBeNull();
   });
 
   it('names files, repositories and service types briefly', () => {

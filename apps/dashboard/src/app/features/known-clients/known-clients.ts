@@ -46,6 +46,13 @@ export function sourceUrl(client: KnownClientSourceDto | undefined, source: Know
   return `${base}/blob/${revision}/${file}`;
 }
 
+/** The client's source as its calls were read: the repository's tree at that commit; null when unknown. */
+export function releaseUrl(source: KnownClientSourceDto | undefined): string | null {
+  const revision = source?.commit || source?.ref;
+  if (!source || !revision || !/^https?:\/\//.test(source.repository)) return null;
+  return `${source.repository.replace(/\/+$/, '').replace(/\.git$/, '')}/tree/${revision}`;
+}
+
 /** `https://github.com/owner/name.git` → `owner/name`. */
 export function repositoryName(repository: string): string {
   return repository

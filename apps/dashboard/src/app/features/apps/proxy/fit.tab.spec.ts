@@ -128,6 +128,9 @@ describe(FitTab.name, () => {
       'https://github.com/lib/arr/blob/fff/src/tags.ts',
     ]);
     expect(text('[data-testid="fit-unused-delete-/api/v3/movie/{id}"]')).toBe('DELETE /api/v3/movie/{id} Revoke');
+    expect(element.querySelector<HTMLAnchorElement>('.hint a')?.href).toBe(
+      'https://github.com/example/maintainerr/tree/abc123',
+    );
     // The picker offers the clients that call Radarr.
     const options = [...element.querySelectorAll<HTMLOptionElement>('#fit-client option')];
     expect(options.map((o) => [o.textContent?.trim(), o.selected])).toEqual([

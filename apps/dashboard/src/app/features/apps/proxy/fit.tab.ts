@@ -22,6 +22,7 @@ import {
   MissingRoute,
   missingRoutes,
   plural,
+  releaseUrl,
   serviceTypeName,
 } from '../../known-clients/known-clients';
 import { ProxiesApiService } from '../proxies-api.service';
@@ -57,9 +58,15 @@ import { ProxyContext } from './proxy-context';
           What a client integration calls, read from its own source code, against what this proxy’s allowlist lets
           through (the proxy’s own route matching decides).
           @if (chosenClient(); as c) {
-            {{ c.name }}’s calls were read from <a [href]="c.projectUrl" rel="noopener noreferrer">its source</a> at
-            <code>{{ c.source.ref }}</code
-            >.
+            {{ c.name }}’s calls were read from its source at
+            @if (release(); as href) {
+              <a [href]="href" rel="noopener noreferrer"
+                ><code>{{ c.source.ref }}</code></a
+              >.
+            } @else {
+              <code>{{ c.source.ref }}</code
+              >.
+            }
           }
         </p>
         <arb-load-state [loading]="clients.loading()" [error]="clients.error()" (retry)="clients.load()" />
@@ -237,6 +244,7 @@ export class FitTab {
   protected readonly chosen = linkedSignal(() => this.defaultClient()?.id ?? '');
   protected readonly chosenClient = computed(() => this.clients.value()?.find((c) => c.id === this.chosen()));
   protected readonly clientSource = computed(() => this.chosenClient()?.source);
+  protected readonly release = computed(() => releaseUrl(this.clientSource()));
   /** Clients that call the proxy's service type (every client until the service is known), and the chosen one. */
   protected readonly options = computed(() => {
     const type = this.context.service.value()?.type;
