@@ -36,10 +36,11 @@ const fit = (calls: number, missing: number, unused = 0): FitResult => ({
 });
 
 describe('known clients', () => {
-  it('finds the client written for a template by its id first, then by its template names, ignoring case', () => {
-    const clients = [client('seerr', ['seerr', 'jellyseerr']), client('jellyseerr', ['jellyseerr'])];
+  it('finds the client written for a template by its id or one of its template names, ignoring case', () => {
+    const clients = [client('seerr', ['seerr', 'overseerr-fork']), client('jellyseerr', ['jellyseerr'])];
     expect(clientForTemplate('jellyseerr', clients)?.id).toBe('jellyseerr');
     expect(clientForTemplate('Seerr', clients)?.id).toBe('seerr');
+    expect(clientForTemplate('overseerr-fork', clients)?.id).toBe('seerr');
     expect(clientForTemplate('overseerr', [client('seerr', ['overseerr'])])?.id).toBe('seerr');
     expect(clientForTemplate('nzb360', clients)).toBeUndefined();
     expect(clientForTemplate(null, clients)).toBeUndefined();

@@ -18,7 +18,7 @@ export function plural(count: number, word: string): string {
 
 /**
  * The known client written for a template, as the server picks it when none is named: the one whose id,
- * or one of whose template names, is the template's name.
+ * or one of whose template names, is the template's name, in any case.
  */
 export function clientForTemplate(
   templateName: string | null | undefined,
@@ -26,10 +26,7 @@ export function clientForTemplate(
 ): KnownClientSummaryDto | undefined {
   const name = templateName?.trim().toLowerCase();
   if (!name) return undefined;
-  return (
-    clients.find((c) => c.id.toLowerCase() === name) ??
-    clients.find((c) => c.templateNames.some((t) => t.toLowerCase() === name))
-  );
+  return clients.find((c) => [c.id, ...c.templateNames].some((n) => n.toLowerCase() === name));
 }
 
 /**
