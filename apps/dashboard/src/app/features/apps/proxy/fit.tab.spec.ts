@@ -218,6 +218,14 @@ describe(FitTab.name, () => {
     expect(element.querySelector('[data-testid=fit-empty]')).toBeNull();
   });
 
+  it('asks nothing when the chosen client makes no call to the service type (the server would answer 422)', async () => {
+    const { text } = await render({ template: 'unpackerr' });
+    expect(api.fit).not.toHaveBeenCalled();
+    expect(text('[data-testid=fit-empty]')).toContain(
+      'Unpackerr makes no call to Radarr that the catalogue knows of: there is nothing to fit.',
+    );
+  });
+
   it('says when the app has no template', async () => {
     const { text } = await render({ template: null });
     expect(text('[data-testid=fit-empty]')).toContain('The app has no template');

@@ -70,7 +70,7 @@ import { ProxyContext } from './proxy-context';
           }
         </p>
         <arb-load-state [loading]="clients.loading()" [error]="clients.error()" (retry)="clients.load()" />
-        @if (noClient(); as why) {
+        @if (noClient() ?? noCalls(); as why) {
           <p class="empty-state" data-testid="fit-empty">{{ why }}</p>
         }
         <arb-load-state [loading]="fit.loading()" [error]="fit.error()" (retry)="fit.load()" />
@@ -262,11 +262,19 @@ export class FitTab {
       : 'The app has no template, so no known client is chosen. If the app is one of them, choose it above to see how this allowlist fits it.';
   });
 
+  /** The chosen client makes no call to the proxy's service type (the server answers 422): nothing to fit. */
+  protected readonly noCalls = computed(() => {
+    const type = this.context.service.value()?.type;
+    const client = this.chosenClient();
+    if (!type || !client || (client.calls[type] ?? 0) > 0) return null;
+    return `${client.name} makes no call to ${serviceTypeName(type)} that the catalogue knows of: there is nothing to fit. Choose another client above if the app is one of them.`;
+  });
+
   protected readonly fit = new Loadable<FitResult>(() => this.proxiesApi.fit(this.context.proxyId(), this.chosen()));
   /** The fit of the chosen client (not an earlier client's, while the new one loads). */
   protected readonly shown = computed(() => {
     const fit = this.fit.value();
-    return fit && fit.client === this.chosen() ? fit : null;
+    return fit && fit.client === this.chosen() && !this.noCalls() ? fit : null;
   });
   protected readonly missing = computed(() => missingRoutes(this.shown()?.missing ?? []));
 
@@ -275,7 +283,9 @@ export class FitTab {
     effect(() => {
       const id = this.context.proxyId();
       const client = this.chosen();
-      if (id && client) untracked(() => void this.fit.load());
+      // Once the service type is known, so that a client that never calls it is not asked about.
+      const type = this.context.service.value()?.type;
+      if (id && client && type && !this.noCalls()) untracked(() => void this.fit.load());
     });
   }
 
