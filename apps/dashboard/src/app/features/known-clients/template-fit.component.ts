@@ -12,8 +12,8 @@ import { coverageLine, missingRoutes } from './known-clients';
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <p class="fit-title">
-      Fit for <strong>{{ fit().clientName }}</strong>
-      <span class="hint">(its calls, read from its source)</span>
+      Fit for <strong>{{ fit().clientName }}</strong
+      ><span class="hint"> (its calls, read from its source)</span>
     </p>
     <ul class="fit-list">
       @for (s of fit().services; track s.serviceType) {
