@@ -9,6 +9,7 @@ import {
   repositoryName,
   serviceTypeName,
   sourceUrl,
+  splitCallers,
 } from './known-clients';
 
 const client = (id: string, templateNames: string[]): KnownClientSummaryDto => ({
@@ -117,5 +118,18 @@ describe('known clients', () => {
       ['get', '/api/v3/series', ['/api/v3/series', '/api/v3/series?tvdbId=81189']],
       ['put', '/api/v3/series/{id}', ['/api/v3/series/1']],
     ]);
+  });
+
+  it("shows a warning's own client in full and the other callers behind a disclosure", () => {
+    const caller = (id: string) => ({ client: id, clientName: id, source: { file: `${id}.ts`, function: 'f' } });
+    const clients = (list: { client: string }[]) => list.map((c) => c.client);
+    const many = [caller('homepage'), caller('lunasea'), caller('maintainerr')];
+    let split = splitCallers(many, 'maintainerr');
+    expect([clients(split.shown), clients(split.more)]).toEqual([['maintainerr'], ['homepage', 'lunasea']]);
+    split = splitCallers(many, 'overseerr');
+    expect([clients(split.shown), clients(split.more)]).toEqual([[], ['homepage', 'lunasea', 'maintainerr']]);
+    split = splitCallers(many.slice(0, 2), undefined);
+    expect([clients(split.shown), clients(split.more)]).toEqual([['homepage', 'lunasea'], []]);
+    expect(splitCallers([], 'maintainerr')).toEqual({ shown: [], more: [] });
   });
 });

@@ -1,6 +1,7 @@
 import type {
   FitMissingCall,
   FitResult,
+  KnownCaller,
   KnownClientCallSourceDto,
   KnownClientSourceDto,
   KnownClientSummaryDto,
@@ -98,4 +99,17 @@ export function missingRoutes(missing: readonly FitMissingCall[]): MissingRoute[
     else groups.set(key, { method: call.method, route: call.route, calls: [call] });
   }
   return [...groups.values()];
+}
+
+/**
+ * A refused call's known callers as a warning shows them: the app's own client (its template's) first and
+ * in full, the others behind a disclosure; with no own client, up to two in full.
+ */
+export function splitCallers(
+  callers: readonly KnownCaller[],
+  ownClient: string | undefined,
+): { shown: KnownCaller[]; more: KnownCaller[] } {
+  const own = callers.filter((c) => c.client === ownClient);
+  if (own.length > 0) return { shown: own, more: callers.filter((c) => c.client !== ownClient) };
+  return callers.length <= 2 ? { shown: [...callers], more: [] } : { shown: [], more: [...callers] };
 }

@@ -11,6 +11,7 @@ import { LearningControlComponent, LearningStateComponent } from '../apps/proxy/
 import { CanDirective } from '../../core/can.directive';
 import { CallSourceComponent } from '../known-clients/call-source.component';
 import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
+import { clientForTemplate, splitCallers } from '../known-clients/known-clients';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
 import { LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
@@ -78,6 +79,19 @@ export class WarningsPage {
   protected readonly clientSources = computed(
     () => new Map((this.knownClients.value() ?? []).map((c) => [c.id, c.source] as const)),
   );
+  /** Per warning id: its known callers, the app's own client first (see `splitCallers`). */
+  protected readonly callers = computed(() => {
+    const clients = this.knownClients.value() ?? [];
+    const apps = new Map((this.directory.value()?.apps ?? []).map((a) => [a.id, a]));
+    return new Map(
+      this.warnings()
+        .filter((w) => (w.knownCallers?.length ?? 0) > 0)
+        .map((w) => {
+          const own = clientForTemplate(apps.get(w.appId)?.templateName, clients)?.id;
+          return [w.id, splitCallers(w.knownCallers ?? [], own)] as const;
+        }),
+    );
+  });
   protected readonly busy = signal<string | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
 
@@ -126,6 +140,12 @@ export class WarningsPage {
     const proxy = directory?.proxies.find((p) => p.id === id);
     const service = proxy ? directory?.services.get(proxy.serviceId) : undefined;
     return service ? `${service.name} (${service.type})` : 'Proxy';
+  }
+
+  /** "3 other known clients call this". */
+  protected moreCallers(split: { shown: unknown[]; more: unknown[] }): string {
+    const n = split.more.length;
+    return `${n} ${split.shown.length > 0 ? 'other ' : ''}known client${n === 1 ? ' calls' : 's call'} this`;
   }
 
   protected async setFilter(key: 'appId' | 'proxyId' | 'status', value: string): Promise<void> {
