@@ -183,7 +183,7 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       path: () => proxyPath('fit'),
       ready: (page) => page.getByTestId('fit-summary').filter({ hasText: 'Overseerr makes' }).waitFor(),
       open: async (page) => {
-        await page.getByLabel('Known client').selectOption({ label: 'Maintainerr' });
+        await page.getByLabel('Known client', { exact: true }).selectOption({ label: 'Maintainerr' });
         await page.getByRole('table', { name: 'Refused calls' }).waitFor();
       },
     },

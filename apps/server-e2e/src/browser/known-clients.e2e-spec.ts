@@ -134,7 +134,7 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     expect(await text(summary(page))).toBe(
       `Maintainerr makes ${fit.calls} calls to Radarr; this allowlist refuses ${fit.missing.length} of them.`,
     );
-    expect(await page.getByLabel('Known client').inputValue()).toBe('maintainerr');
+    expect(await page.getByLabel('Known client', { exact: true }).inputValue()).toBe('maintainerr');
 
     const table = page.getByRole('table', { name: 'Refused calls' });
     const routes = new Set(fit.missing.map((m) => `${m.method}-${m.route}`));
@@ -208,7 +208,7 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     const { page } = browser;
     await page.goto(fitTab());
     await summary(page).waitFor();
-    await page.getByLabel('Known client').selectOption({ label: 'Overseerr' });
+    await page.getByLabel('Known client', { exact: true }).selectOption({ label: 'Overseerr' });
     const overseerr = await admin.request<ProxyFitResponse>(
       'GET',
       `/api/admin/v1/proxies/${proxy.id}/fit?client=overseerr`,
@@ -312,7 +312,7 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     const { page } = browser;
     await page.goto(fitTab());
     await useTheme(page, theme);
-    await page.getByLabel('Known client').selectOption({ label: 'Overseerr' });
+    await page.getByLabel('Known client', { exact: true }).selectOption({ label: 'Overseerr' });
     await summary(page).filter({ hasText: 'Overseerr makes' }).waitFor();
     const found = (await axeViolations(page)).map((v) => `fit [${theme}] ${v.id}: ${v.targets.join(', ')}`);
     await page.goto(`${origin}/warnings?proxyId=${proxy.id}`);
