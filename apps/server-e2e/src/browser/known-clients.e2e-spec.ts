@@ -303,6 +303,10 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     expect(await text(caller)).toBe(
       'Known client Maintainerr calls this: radarr.helper.ts (source, opens in a new tab) RadarrApi.updateMovie',
     );
+    // The calendar's warning: other clients call it, listed behind a disclosure.
+    const calendar = page.getByTestId('warning-get-/api/v3/calendar');
+    expect(await text(calendar.locator('details.known-callers summary'))).toMatch(/^\d+ known clients call this$/);
+    expect(await calendar.getByTestId('known-caller').first().isVisible()).toBe(false);
     expect(await caller.getByRole('link').getAttribute('href')).toMatch(
       /^https:\/\/github\.com\/Maintainerr\/Maintainerr\/blob\/9fb9dae9baec027a5de77f97123738ee3a060166\/.*radarr\.helper\.ts$/,
     );
@@ -316,7 +320,15 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     await summary(page).filter({ hasText: 'Overseerr makes' }).waitFor();
     const found = (await axeViolations(page)).map((v) => `fit [${theme}] ${v.id}: ${v.targets.join(', ')}`);
     await page.goto(`${origin}/warnings?proxyId=${proxy.id}`);
-    await page.getByTestId('known-caller').first().waitFor();
+    await page
+      .getByTestId('warning-put-/api/v3/movie/123')
+      .getByTestId('known-caller')
+      .filter({ hasText: 'Maintainerr calls this' })
+      .waitFor();
+    // The calendar, refused since its grant was revoked, is called by several other clients: opened.
+    const others = page.getByTestId('warning-get-/api/v3/calendar').locator('details.known-callers');
+    await others.locator('summary').click();
+    await others.getByTestId('known-caller').first().waitFor();
     found.push(...(await axeViolations(page)).map((v) => `warnings [${theme}] ${v.id}: ${v.targets.join(', ')}`));
     await browser.screenshot(`${PREFIX}-${theme}`);
     expect(found).toEqual([]);
