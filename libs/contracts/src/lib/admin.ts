@@ -188,7 +188,7 @@ export interface WarningDto {
    * Known clients that make this call (`GET /api/admin/v1/known-clients`); empty when none does. The
    * server sets it on every warning it answers (optional only so that older literals still type-check).
    */
-  knownCallers?: KnownCaller[];
+  knownCallers: KnownCaller[];
 }
 
 export interface OpenApiDocumentDto {

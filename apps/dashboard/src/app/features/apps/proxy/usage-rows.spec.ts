@@ -19,6 +19,7 @@ const warning = (method: string, path: string, status: WarningDto['status'], id:
   firstSeen: '2026-11-24T10:00:00.000Z',
   lastSeen: '2026-11-24T10:00:00.000Z',
   status,
+  knownCallers: [],
 });
 
 describe('usage rows', () => {
