@@ -9,7 +9,7 @@ import {
   untracked,
 } from '@angular/core';
 import { RouterLink } from '@angular/router';
-import type { ApplyFitRequest, FitResult, FitUnusedGrant } from '@arrbiter/contracts';
+import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
 import { ConfirmService, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
 import { describeError } from '../../../core/api-error';
 import { CanDirective } from '../../../core/can.directive';
@@ -26,6 +26,7 @@ import {
   serviceTypeName,
 } from '../../known-clients/known-clients';
 import { ProxiesApiService } from '../proxies-api.service';
+import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 
 /**
@@ -35,7 +36,7 @@ import { ProxyContext } from './proxy-context';
  */
 @Component({
   selector: 'arb-fit-tab',
-  imports: [CallSourceComponent, CanDirective, LoadStateComponent, RouterLink],
+  imports: [CallSourceComponent, CanDirective, GrantListComponent, LoadStateComponent, RouterLink],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <div class="stack">
@@ -179,24 +180,7 @@ import { ProxyContext } from './proxy-context';
           @if (f.unused.length === 0) {
             <p class="muted">None: every grant is a call {{ f.clientName }} makes.</p>
           }
-          <ul class="plain">
-            @for (u of f.unused; track u.method + ' ' + u.route) {
-              <li class="row" [attr.data-testid]="'fit-unused-' + u.method + '-' + u.route">
-                <span class="method">{{ method(u.method) }}</span
-                >&ngsp;<code class="grow">{{ u.route }}</code>
-                <button
-                  *arbCan="'editor'"
-                  type="button"
-                  class="small"
-                  [disabled]="busy()"
-                  [attr.aria-label]="'Revoke ' + method(u.method) + ' ' + u.route"
-                  (click)="revoke(u)"
-                >
-                  Revoke
-                </button>
-              </li>
-            }
-          </ul>
+          <arb-grant-list [grants]="unused()" [busy]="busy()" testIdPrefix="fit-unused-" (revoke)="revoke($event)" />
         </section>
       }
     </div>
@@ -277,6 +261,10 @@ export class FitTab {
     return fit && fit.client === this.chosen() && !this.noCalls() ? fit : null;
   });
   protected readonly missing = computed(() => missingRoutes(this.shown()?.missing ?? []));
+  /** The grants the client never uses, as the allowlist writes them. */
+  protected readonly unused = computed<Grant[]>(() =>
+    (this.shown()?.unused ?? []).map(({ method, route }) => ({ method, path: route })),
+  );
 
   constructor() {
     void this.clients.load();
@@ -296,22 +284,20 @@ export class FitTab {
 
   /** Lets the refused method on its route through (a `manual` revision, as the endpoint editor saves). */
   protected grant(route: MissingRoute): Promise<void> {
-    return this.run(async () => {
-      await this.proxiesApi.setGrant(this.context.proxyId(), route.route, route.method, true);
-      await this.fit.load();
-      return {
-        text: `Granted ${methodLabel(route.method)} ${route.route}: saved as a new revision; the next call sees it.`,
-      };
-    });
+    return this.change(route.route, route.method, true, 'Granted');
   }
 
-  protected revoke(grant: FitUnusedGrant): Promise<void> {
+  /** Takes the unused method on its route out of the allowlist (a `manual` revision). */
+  protected revoke(grant: Grant): Promise<void> {
+    return this.change(grant.path, grant.method, false, 'Revoked');
+  }
+
+  /** One method on one route set on top of the saved configuration, then the fit again. */
+  private change(path: string, method: string, granted: boolean, done: string): Promise<void> {
     return this.run(async () => {
-      await this.proxiesApi.setGrant(this.context.proxyId(), grant.route, grant.method, false);
+      await this.proxiesApi.setGrant(this.context.proxyId(), path, method, granted);
       await this.fit.load();
-      return {
-        text: `Revoked ${methodLabel(grant.method)} ${grant.route}: saved as a new revision; the next call sees it.`,
-      };
+      return { text: `${done} ${methodLabel(method)} ${path}: saved as a new revision; the next call sees it.` };
     });
   }
 

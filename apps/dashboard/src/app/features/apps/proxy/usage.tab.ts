@@ -10,6 +10,7 @@ import { periodQuery, periodWords, UsagePeriod } from '../../usage/usage-period'
 import { UsagePeriodPickerComponent } from '../../usage/usage-period-picker.component';
 import { WarningsApiService } from '../../warnings/warnings-api.service';
 import { ProxiesApiService } from '../proxies-api.service';
+import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
 import { LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
@@ -26,6 +27,7 @@ const TOP = 15;
   selector: 'arb-usage-tab',
   imports: [
     CanDirective,
+    GrantListComponent,
     LoadStateComponent,
     RouterLink,
     TimeComponent,
@@ -126,24 +128,7 @@ const TOP = 15;
         @if (usage.ready() && allowlist.ready() && unused().length === 0) {
           <p class="muted">Every grant was called in {{ words() }}.</p>
         }
-        <ul class="plain">
-          @for (g of unused(); track g.method + ' ' + g.path) {
-            <li class="row" [attr.data-testid]="'unused-' + g.method + '-' + g.path">
-              <span class="method">{{ method(g.method) }}</span>
-              <code class="grow">{{ g.path }}</code>
-              <button
-                *arbCan="'editor'"
-                type="button"
-                class="small"
-                [disabled]="busy()"
-                [attr.aria-label]="'Revoke ' + method(g.method) + ' ' + g.path"
-                (click)="revoke(g)"
-              >
-                Revoke
-              </button>
-            </li>
-          }
-        </ul>
+        <arb-grant-list [grants]="unused()" [busy]="busy()" testIdPrefix="unused-" (revoke)="revoke($event)" />
       </section>
     </div>
   `,
