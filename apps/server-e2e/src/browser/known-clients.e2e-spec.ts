@@ -299,7 +299,8 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     const row = page.getByTestId('warning-put-/api/v3/movie/123');
     // Other clients may make the same call: Maintainerr's mark is one of them.
     const caller = row.getByTestId('known-caller').filter({ hasText: 'Maintainerr calls this' });
-    await caller.waitFor();
+    // The source's link comes with the catalogue, which the page loads beside the warnings.
+    await caller.getByRole('link').waitFor();
     expect(await text(caller)).toBe(
       'Known client Maintainerr calls this: radarr.helper.ts (source, opens in a new tab) RadarrApi.updateMovie',
     );

@@ -58,7 +58,12 @@ describe(FitTab.name, () => {
   let api: { fit: jest.Mock; setGrant: jest.Mock; applyFit: jest.Mock };
   let confirm: { ask: jest.Mock };
 
-  async function render({ template = 'maintainerr' as string | null, role = 'editor' as AdminRole } = {}) {
+  async function render({
+    template = 'maintainerr' as string | null,
+    role = 'editor' as AdminRole,
+    /** The app is not loaded yet when the tab opens. */
+    appLater = false,
+  } = {}) {
     api = {
       fit: jest
         .fn()
@@ -71,7 +76,7 @@ describe(FitTab.name, () => {
     confirm = { ask: jest.fn().mockResolvedValue(true) };
     const context = {
       proxyId: signal('p1'),
-      app: { value: signal({ id: 'a1', templateName: template }) },
+      app: { value: signal<{ id: string; templateName: string | null } | undefined>(undefined) },
       service: { value: signal({ id: 's1', type: 'radarr' }) },
     };
     TestBed.configureTestingModule({
@@ -88,6 +93,7 @@ describe(FitTab.name, () => {
         },
       ],
     });
+    if (!appLater) context.app.value.set({ id: 'a1', templateName: template });
     const fixture = TestBed.createComponent(FitTab);
     const element = fixture.nativeElement as HTMLElement;
     const settle = async () => {
@@ -103,7 +109,8 @@ describe(FitTab.name, () => {
     const button = (label: string) => element.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`);
     const buttonByText = (label: string) =>
       [...element.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent?.trim() === label);
-    return { element, settle, text, button, buttonByText };
+    const loadApp = () => context.app.value.set({ id: 'a1', templateName: template });
+    return { element, settle, text, button, buttonByText, loadApp };
   }
 
   it("shows the fit of the template's client: how many calls, how many refused, where each is made", async () => {
@@ -216,6 +223,22 @@ describe(FitTab.name, () => {
       'Everything fits: the allowlist grants every call Bazarr makes, and nothing else.',
     );
     expect(element.querySelector('[data-testid=fit-empty]')).toBeNull();
+  });
+
+  it('keeps the client the administrator picked when the app loads afterwards', async () => {
+    const { element, settle, text, loadApp } = await render({ appLater: true });
+    const select = element.querySelector<HTMLSelectElement>('#fit-client') as HTMLSelectElement;
+    select.value = 'bazarr';
+    select.dispatchEvent(new Event('change'));
+    await settle();
+    // The app's template names Maintainerr: it would be the default, but Bazarr was picked.
+    loadApp();
+    await settle();
+    expect(select.value).toBe('bazarr');
+    expect(text('[data-testid=fit-summary]')).toBe(
+      'Bazarr makes 6 calls to Radarr; this allowlist lets all of them through.',
+    );
+    expect(api.fit).not.toHaveBeenCalledWith('p1', 'maintainerr');
   });
 
   it('asks nothing when the chosen client makes no call to the service type (the server would answer 422)', async () => {

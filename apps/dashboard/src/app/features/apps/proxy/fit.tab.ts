@@ -1,13 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  effect,
-  inject,
-  linkedSignal,
-  signal,
-  untracked,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
 import { ConfirmService, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
@@ -224,8 +215,10 @@ export class FitTab {
   private readonly defaultClient = computed(() =>
     clientForTemplate(this.context.app.value()?.templateName, this.clients.value() ?? []),
   );
+  /** The client the administrator picked, if any: it stays picked when the app or the catalogue loads later. */
+  private readonly picked = signal<string | null>(null);
   /** The client the fit is shown for: the template's until the administrator picks another. */
-  protected readonly chosen = linkedSignal(() => this.defaultClient()?.id ?? '');
+  protected readonly chosen = computed(() => this.picked() ?? this.defaultClient()?.id ?? '');
   protected readonly chosenClient = computed(() => this.clients.value()?.find((c) => c.id === this.chosen()));
   protected readonly clientSource = computed(() => this.chosenClient()?.source);
   protected readonly release = computed(() => releaseUrl(this.clientSource()));
@@ -279,7 +272,7 @@ export class FitTab {
 
   protected choose(client: string): void {
     this.message.set(null);
-    this.chosen.set(client);
+    this.picked.set(client);
   }
 
   /** Lets the refused method on its route through (a `manual` revision, as the endpoint editor saves). */
