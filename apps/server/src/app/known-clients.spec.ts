@@ -61,6 +61,10 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
   };
   const fit = async (proxyId: string, query = '') =>
     (await admin.get(`/api/admin/v1/proxies/${proxyId}/fit${query}`).expect(200)).body as FitResult;
+  /** `POST …/fit/apply`, answered 200. */
+  const apply = async (proxyId: string, client: string, grantMissing: boolean, revokeUnused: boolean) =>
+    (await admin.post(`/api/admin/v1/proxies/${proxyId}/fit/apply`, { client, grantMissing, revokeUnused }).expect(200))
+      .body as ApplyFitResponse;
   const allowlist = async (proxyId: string) =>
     (await admin.get(`/api/admin/v1/proxies/${proxyId}/allowlist`).expect(200)).body as AllowlistResponse;
   /** Sends each of the client's Radarr calls through the proxy; answers the samples it refused (403). */
@@ -179,15 +183,7 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     expect(fitBefore.missing).toHaveLength(12);
     expect(await replay('maintainerr-apply', proxy.key, maintainerr)).toHaveLength(12);
 
-    const applied = (
-      await admin
-        .post(`/api/admin/v1/proxies/${proxy.id}/fit/apply`, {
-          client: 'maintainerr',
-          grantMissing: true,
-          revokeUnused: true,
-        })
-        .expect(200)
-    ).body as ApplyFitResponse;
+    const applied = await apply(proxy.id, 'maintainerr', true, true);
     const revision = found(applied.revision, 'the revision');
     expect(revision).toMatchObject({ kind: 'client-fit', author: 'admin' });
     expect(revision.summary.text).toBe('Fitted to Maintainerr: 12 grants added');
@@ -203,15 +199,7 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     });
 
     // Nothing left to do: no revision.
-    const again = (
-      await admin
-        .post(`/api/admin/v1/proxies/${proxy.id}/fit/apply`, {
-          client: 'maintainerr',
-          grantMissing: true,
-          revokeUnused: true,
-        })
-        .expect(200)
-    ).body as ApplyFitResponse;
+    const again = await apply(proxy.id, 'maintainerr', true, true);
     expect(again.revision).toBeNull();
 
     // Restoring the revision before the fit brings the old allowlist back, and the refusals with it.
@@ -227,15 +215,7 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
 
   it("revokes Prowlarr's unused grants through overrides that leave the method out, and grants its DELETE", async () => {
     const proxy = await newProxy('prowlarr-apply', 'prowlarr');
-    const revoked = (
-      await admin
-        .post(`/api/admin/v1/proxies/${proxy.id}/fit/apply`, {
-          client: 'prowlarr',
-          grantMissing: false,
-          revokeUnused: true,
-        })
-        .expect(200)
-    ).body as ApplyFitResponse;
+    const revoked = await apply(proxy.id, 'prowlarr', false, true);
     expect(revoked.fit.missing.map((m) => `${m.method} ${m.route}`)).toEqual(['delete /api/v3/indexer/{id}']);
     expect(revoked.fit.unused).toEqual([]);
     expect(found(revoked.revision, 'revision').summary.removed).toHaveLength(6);
@@ -250,15 +230,7 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     expect(
       (await rawRequest(base, 'GET', '/proxy/prowlarr-apply/api/v3/indexerflag', { 'x-api-key': proxy.key })).status,
     ).toBe(403);
-    const granted = (
-      await admin
-        .post(`/api/admin/v1/proxies/${proxy.id}/fit/apply`, {
-          client: 'prowlarr',
-          grantMissing: true,
-          revokeUnused: false,
-        })
-        .expect(200)
-    ).body as ApplyFitResponse;
+    const granted = await apply(proxy.id, 'prowlarr', true, false);
     expect(found(granted.revision, 'revision').summary.added).toEqual([
       { path: '/api/v3/indexer/{id}', method: 'delete' },
     ]);
