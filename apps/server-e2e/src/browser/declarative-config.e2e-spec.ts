@@ -7,7 +7,7 @@ import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { parse, stringify } from 'yaml';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations } from '../support/axe';
-import { Browser, openBrowser, signInThroughDashboard } from '../support/browser';
+import { Browser, openBrowser, screenshotEachTest, signInThroughDashboard } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'backup and configuration passphrase' };
@@ -49,10 +49,7 @@ describe('backup and declarative configuration in the dashboard', () => {
     await browser.page.goto(`${origin}/settings`);
     await browser.page.getByRole('heading', { name: 'Backup & configuration' }).waitFor();
   });
-  afterEach(async () => {
-    const name = expect.getState().currentTestName;
-    if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  });
+  screenshotEachTest(() => browser, PREFIX);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

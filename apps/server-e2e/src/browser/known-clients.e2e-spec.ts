@@ -16,7 +16,7 @@ import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/t
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser, openBrowser, screenshotEachTest, signInThroughDashboard } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'known clients in the browser passphrase' };
@@ -102,17 +102,12 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     });
 
     browser = await openBrowser();
-    const { page } = browser;
-    await page.goto(`${origin}/sign-in`);
-    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
-    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('current-user').waitFor();
+    await signInThroughDashboard(browser.page, origin, {
+      username: ADMIN.ADMIN_USERNAME,
+      password: ADMIN.ADMIN_PASSWORD,
+    });
   });
-  afterEach(async () => {
-    const name = expect.getState().currentTestName;
-    if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  });
+  screenshotEachTest(() => browser, PREFIX);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

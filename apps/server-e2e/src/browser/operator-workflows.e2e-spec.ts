@@ -4,7 +4,7 @@ import type { ProxyDto } from '@arrbiter/contracts';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser, openBrowser, screenshotEachTest } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'operator workflows passphrase' };
@@ -77,10 +77,7 @@ describe('operator workflows in a real browser', () => {
       if (message.type() === 'error') consoleErrors.push({ text: message.text(), url: message.location().url });
     });
   });
-  afterEach(async () => {
-    const name = expect.getState().currentTestName;
-    if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  });
+  screenshotEachTest(() => browser, PREFIX);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

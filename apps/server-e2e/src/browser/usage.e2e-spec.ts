@@ -11,7 +11,7 @@ import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/t
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser, openBrowser, screenshotEachTest, signInThroughDashboard } from '../support/browser';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'usage in the browser passphrase' };
@@ -96,17 +96,12 @@ describe('usage in the dashboard: the traffic chart, top routes with grant and d
     await admin.request('POST', `/api/admin/v1/warnings/${deletion?.id}/dismiss`);
 
     browser = await openBrowser();
-    const { page } = browser;
-    await page.goto(`${origin}/sign-in`);
-    await page.getByLabel('Username').fill(ADMIN.ADMIN_USERNAME);
-    await page.getByLabel('Password').fill(ADMIN.ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('current-user').waitFor();
+    await signInThroughDashboard(browser.page, origin, {
+      username: ADMIN.ADMIN_USERNAME,
+      password: ADMIN.ADMIN_PASSWORD,
+    });
   });
-  afterEach(async () => {
-    const name = expect.getState().currentTestName;
-    if (name && browser) await browser.screenshot(`${PREFIX}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
-  });
+  screenshotEachTest(() => browser, PREFIX);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

@@ -71,3 +71,15 @@ export async function signInThroughDashboard(
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Home' }).waitFor();
 }
+
+/**
+ * A screenshot of the page after each test of the suite, named by the test (kept in `ARTIFACTS_DIR` for
+ * a reader of a failed run); `browser` is read when the test ends (the suite opens it in `beforeAll`).
+ */
+export function screenshotEachTest(browser: () => Browser | undefined, prefix: string): void {
+  afterEach(async () => {
+    const name = expect.getState().currentTestName;
+    const open = browser();
+    if (name && open) await open.screenshot(`${prefix}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+}
