@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { AppDto, Page, ProblemDetails, ProxyConnectionDto, ServiceDto, WarningDto } from '@arrbiter/contracts';
 import { DatabaseLogger } from '@arrbiter/server/database';
 import { BODY_BYTES_PER_COLLECTION, BodyMemory } from '@arrbiter/server/gateway';
+import { InterceptorsConsumer } from '@nestjs/core/interceptors';
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
@@ -288,6 +289,17 @@ describe('the /proxy route', () => {
       expect(response.status).toBe(404);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.json<ProblemDetails>()).toMatchObject({ status: 404, title: 'Not Found' });
+    }
+  });
+
+  it('runs its own interceptor alone around the handler: no global interceptor (such as a CLS no-op) adds a layer', async () => {
+    const intercept = jest.spyOn(InterceptorsConsumer.prototype, 'intercept');
+    try {
+      expect((await call('GET', '/api/v3/movie/1')).status).toBe(200);
+      const layers = intercept.mock.calls.map(([interceptors]) => interceptors.map((i) => i.constructor.name));
+      expect(layers).toEqual([['AllowlistInterceptor']]);
+    } finally {
+      intercept.mockRestore();
     }
   });
 

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { AdminRole } from '@arrbiter/contracts';
 import { IS_PUBLIC, MIN_ROLE, SESSION_ONLY } from '@arrbiter/server/access';
 
@@ -31,8 +31,9 @@ function join(...parts: string[]): string {
  */
 export function registeredRoutes(app: INestApplication): Route[] {
   const routes: Route[] = [];
-  const scanner = app.get(MetadataScanner);
-  for (const wrapper of app.get(DiscoveryService).getControllers()) {
+  // Made here rather than taken from the application, which need not import DiscoveryModule.
+  const scanner = new MetadataScanner();
+  for (const wrapper of new DiscoveryService(app.get(ModulesContainer)).getControllers()) {
     const type = wrapper.metatype as (new () => object) | null;
     if (!type) continue;
     const prefixes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, type) ?? '/');

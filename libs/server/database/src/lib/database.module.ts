@@ -40,7 +40,8 @@ export class DatabaseLifecycle {
  * sessions included, through `@nestjs/typeorm`: each domain module registers its own entities with
  * `TypeOrmModule.forFeature` and injects their repositories. Transactions that span services go
  * through `@nestjs-cls/transactional` (`TransactionHost`), started by admin-side services only: no
- * CLS middleware or interceptor runs per request, so the proxy route pays nothing for it.
+ * CLS middleware, guard or interceptor runs per request, so the proxy route pays nothing for it
+ * (`apps/server/src/app/proxy.spec.ts` checks that the proxy pipeline runs its own interceptor alone).
  */
 @Module({})
 export class DatabaseModule {
@@ -66,14 +67,15 @@ export class DatabaseModule {
           },
           dataSourceFactory: open,
         }),
-        ClsModule.forRoot({
-          global: true,
-          plugins: [
-            new ClsPluginTransactional({
-              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
-            }),
-          ],
-        }),
+        // The plugin alone, not `ClsModule.forRoot`: that one also registers a global guard and a global
+        // interceptor, no-ops unless a CLS context is mounted per request, which Nest would still run on
+        // every call of every route, the proxy route's included (an interceptor costs it a layer of rxjs
+        // per call: docs/performance.md). Transactions open their own CLS context.
+        ClsModule.registerPlugins([
+          new ClsPluginTransactional({
+            adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+          }),
+        ]),
       ],
       providers: [{ provide: DatabaseLogger, useValue: logger }, DatabaseLifecycle, ChangeBus, ChangeRelay],
       exports: [DatabaseLogger, ChangeBus, ChangeRelay, DatabaseLifecycle],
