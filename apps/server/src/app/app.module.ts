@@ -16,7 +16,13 @@ import { TemplateSyncModule } from '@arrbiter/server/template-sync';
 import { TemplatesModule } from '@arrbiter/server/templates';
 import { HealthModule } from '@arrbiter/server/health';
 import { MetricsModule, packageVersion } from '@arrbiter/server/metrics';
-import { AllExceptionsFilter, buildLoggerOptions, JsonBodyGuard } from '@arrbiter/server/http';
+import {
+  AllExceptionsFilter,
+  buildLoggerOptions,
+  createLogOutput,
+  JsonBodyGuard,
+  LogOutputModule,
+} from '@arrbiter/server/http';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
 import { UsageModule } from '@arrbiter/server/usage';
@@ -50,11 +56,14 @@ function jsonBodyLimit(request: AdminRequest): string {
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    // One destination and level for pino and for the lines written without it (the proxy's access line).
+    const logOutput = createLogOutput({ level: config.logLevel, destination: options.logDestination });
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, options.clock),
-        LoggerModule.forRoot(buildLoggerOptions({ level: config.logLevel, destination: options.logDestination })),
+        LoggerModule.forRoot(buildLoggerOptions(logOutput)),
+        LogOutputModule.forRoot(logOutput),
         // Off (nothing provided) unless METRICS_PORT is set.
         MetricsModule.forRoot(config, packageVersion(__dirname)),
         DatabaseModule.forRoot({ entities: ENTITIES }),

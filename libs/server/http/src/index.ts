@@ -5,3 +5,4 @@ export * from './lib/logger-options';
 export * from './lib/retry-after.exception';
 export * from './lib/pagination';
 export * from './lib/read-limited';
+export * from './lib/log-output';

@@ -96,6 +96,7 @@ describe(loadConfig.name, () => {
     [{ USAGE_RETENTION_DAYS: '3651' }, /^USAGE_RETENTION_DAYS must not be greater than 3650/],
     [{ USAGE_RETENTION_DAYS: '90d' }, /^USAGE_RETENTION_DAYS must be an integer number/],
     [{ USAGE_COUNTING: 'off' }, /^USAGE_COUNTING must be one of the following values: true, false \(got "off"\)$/],
+    [{ ACCESS_LOG_WRITER: 'fast' }, /^ACCESS_LOG_WRITER must be one of the following values: direct, pino/],
     [{ SERVICE_CHECK_INTERVAL_SECONDS: '-1' }, /^SERVICE_CHECK_INTERVAL_SECONDS must not be less than 0/],
     [{ SERVICE_CHECK_INTERVAL_SECONDS: '5m' }, /^SERVICE_CHECK_INTERVAL_SECONDS must be an integer number/],
     [{ SERVICE_CHECK_INTERVAL_SECONDS: '86401' }, /^SERVICE_CHECK_INTERVAL_SECONDS must not be greater than 86400/],
@@ -125,6 +126,11 @@ describe(loadConfig.name, () => {
       usageCounting: false,
     });
     expect(loadConfig({ DATA_DIR: dir, USAGE_COUNTING: 'true' }).usageCounting).toBe(true);
+  });
+
+  it('writes access lines directly by default; ACCESS_LOG_WRITER=pino writes them through pino', () => {
+    expect(loadConfig({ DATA_DIR: dir }).accessLogWriter).toBe('direct');
+    expect(loadConfig({ DATA_DIR: dir, ACCESS_LOG_WRITER: 'pino' }).accessLogWriter).toBe('pino');
   });
 
   it('reports every bad variable at once and writes no secret key', () => {

@@ -175,6 +175,10 @@ class EnvironmentVariables {
   @IsIn(['true', 'false'])
   USAGE_COUNTING?: string;
 
+  @IsOptional()
+  @IsIn(['direct', 'pino'])
+  ACCESS_LOG_WRITER?: 'direct' | 'pino';
+
   // Decorators run bottom-up: the type check comes first.
   @IsOptional()
   @Max(86_400)
@@ -424,6 +428,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     configFile,
     usageRetentionDays: env.USAGE_RETENTION_DAYS ?? 90,
     usageCounting: env.USAGE_COUNTING !== 'false',
+    accessLogWriter: env.ACCESS_LOG_WRITER ?? 'direct',
     serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
     ...staffAuth,
   } satisfies AppConfig);
@@ -456,5 +461,6 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   CONFIG_FILE = undefined;
   USAGE_RETENTION_DAYS = undefined;
   USAGE_COUNTING = undefined;
+  ACCESS_LOG_WRITER = undefined;
   SERVICE_CHECK_INTERVAL_SECONDS = undefined;
 }

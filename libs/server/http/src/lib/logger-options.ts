@@ -4,6 +4,7 @@ import type { Params } from 'nestjs-pino';
 import { DestinationStream, pino } from 'pino';
 import type { Options } from 'pino-http';
 import { BatchedLines } from './batched-lines';
+import { LogOutput } from './log-output';
 
 /** Header and field paths that never reach a log line. */
 export const REDACTED_PATHS = [
@@ -64,6 +65,11 @@ function standardOutput(): BatchedLines {
     intervalMs: 250,
   });
   return stdout;
+}
+
+/** The process's log output: `destination`, else standard output written in batches. */
+export function createLogOutput({ level, destination }: LoggerOptionsInput): LogOutput {
+  return new LogOutput(level, destination ?? standardOutput());
 }
 
 /**

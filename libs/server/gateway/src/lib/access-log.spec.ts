@@ -1,0 +1,120 @@
+import { createServer, get, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppConfig } from '@arrbiter/server/config';
+import { buildLoggerOptions, LogOutput } from '@arrbiter/server/http';
+import { PinoLogger } from 'nestjs-pino';
+import { Logger, pino } from 'pino';
+import type { Options } from 'pino-http';
+import { AccessLog } from './access-log';
+import type { AccessLogFields } from './proxy-context';
+
+type Answer = (request: IncomingMessage, response: ServerResponse, log: AccessLog) => void;
+
+/** Serves one request with `answer` and returns the lines written while it did, by the writer configured. */
+async function linesOf(
+  writer: AppConfig['accessLogWriter'],
+  level: string,
+  answer: Answer,
+  headers: Record<string, string> = {},
+): Promise<string[]> {
+  const lines: string[] = [];
+  const output = new LogOutput(level, { write: (line: string) => lines.push(line) });
+  const [options, destination] = buildLoggerOptions(output).pinoHttp as [Options, LogOutput['destination']];
+  // What nestjs-pino's module does when the application starts.
+  (PinoLogger as unknown as { root: Logger | undefined }).root = pino(options, destination);
+  const log = new AccessLog({ accessLogWriter: writer } as AppConfig, output, null, null);
+  const server: Server = createServer((request, response) => answer(request, response, log));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer')), 5_000);
+      const request = get({ port, host: '127.0.0.1', path: '/proxy/app/api/v3/movie', headers }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+        response.on('error', () => resolve());
+      });
+      request.on('error', () => resolve());
+      request.on('close', () => setTimeout(resolve, 50));
+    }).finally(() => clearTimeout(timer));
+    // The line is written on the response's 'close', after the client has its answer.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return lines;
+}
+
+/** A forwarded call: the handler completes the fields as the forwarding does. */
+function forwarded(status: number, learned = false): Answer {
+  return (request, response, log) => {
+    const fields: AccessLogFields = {
+      method: 'GET',
+      app: 'homepage',
+      proxyId: 'proxy-1',
+      path: '/api/v3/movie',
+      route: '/api/v3/movie',
+      outcome: 'forwarded',
+      ...(learned ? { learned: true } : {}),
+    };
+    log.track(request, response, fields);
+    fields.upstreamMs = 1.5;
+    response.writeHead(status, { 'Content-Type': 'application/json' });
+    response.end('[]');
+  };
+}
+
+/** A refused call, whose fields hold only what the guard knew. */
+const refused: Answer = (request, response, log) => {
+  log.track(request, response, { method: 'GET', app: 'nobody', outcome: 'unauthorized' });
+  response.writeHead(401);
+  response.end();
+};
+
+/** The line without what differs from one call to the next (`time` and the durations). */
+function comparable(line: string): string {
+  return line.replace(/"time":\d+/, '"time":0').replace(/"(responseTime|upstreamMs)":[\d.]+/g, '"$1":0');
+}
+
+describe(AccessLog.name, () => {
+  afterEach(() => {
+    (PinoLogger as unknown as { root: Logger | undefined }).root = undefined;
+  });
+
+  it.each([
+    ['a forwarded call', forwarded(200)],
+    ['a learned call', forwarded(200, true)],
+    ['an upstream error (warn)', forwarded(502)],
+    ['a refused call', refused],
+  ])('writes %s directly exactly as pino writes it', async (_name, answer) => {
+    const headers = { 'User-Agent': 'Homepage/1.0 "quoted" \u00e9' };
+    const [direct] = await linesOf('direct', 'info', answer, headers);
+    const [throughPino] = await linesOf('pino', 'info', answer, headers);
+    expect(direct).toBeDefined();
+    expect(comparable(direct)).toBe(comparable(throughPino));
+    expect(direct.endsWith('}\n')).toBe(true);
+    const line = JSON.parse(direct);
+    expect(line).toMatchObject({ pid: process.pid, msg: 'proxy request', userAgent: headers['User-Agent'] });
+    expect(line.level).toBe(line.status >= 500 ? 40 : 30);
+  });
+
+  it("writes no line below the logger's level, and warnings above it", async () => {
+    expect(await linesOf('direct', 'warn', forwarded(200))).toEqual([]);
+    expect(await linesOf('direct', 'warn', forwarded(503))).toHaveLength(1);
+    expect(await linesOf('direct', 'silent', forwarded(503))).toEqual([]);
+  });
+
+  it('marks a response the client left before it was finished as aborted, a warning', async () => {
+    const answer: Answer = (request, response, log) => {
+      log.track(request, response, { method: 'GET', app: 'homepage', outcome: 'forwarded' });
+      response.writeHead(200, { 'Content-Length': '10' });
+      response.write('12345');
+      setTimeout(() => request.socket.destroy(), 20);
+    };
+    const [direct] = await linesOf('direct', 'info', answer);
+    const [throughPino] = await linesOf('pino', 'info', answer);
+    expect(JSON.parse(direct)).toMatchObject({ level: 40, status: 'aborted' });
+    expect(comparable(direct)).toBe(comparable(throughPino));
+  });
+});
