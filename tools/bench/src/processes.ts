@@ -94,6 +94,13 @@ export async function startScript(name: string, script: string, args: string[], 
   return wrap(name, probe.replace(/\/[^/]*$/, ''), child);
 }
 
+/** The Node.js flags of `npm start` (`node <flags> dist/apps/server/main.js`). */
+export const START_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
+
 /**
  * Starts the production build of Arrbiter; resolves with the time until `/health` answered. Its
  * standard output (the log: one access line per call at `LOG_LEVEL=info`) goes to `logFile`, as in
@@ -110,10 +117,9 @@ export async function startArrbiter(
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(logFile, 'a');
   const started = performance.now();
-  // Started as production starts it (`npm start`, the image's CMD): --expose-gc lets the streaming-memory
-  // policy ask V8 for collections.
+  // Started as production starts it: with the V8 flags of `npm start` (the image's CMD has the same).
   const child = track(
-    spawn(process.execPath, ['--expose-gc', ...(variant.nodeFlags ?? []), variant.main ?? SERVER_MAIN], {
+    spawn(process.execPath, [...START_FLAGS, ...(variant.nodeFlags ?? []), variant.main ?? SERVER_MAIN], {
       cwd: ROOT,
       env: {
         PATH: process.env['PATH'],
