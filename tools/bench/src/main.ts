@@ -17,7 +17,9 @@
  * and profiles); `--only features` runs them and then the features' own costs, nothing else.
  *
  * Scrubbing (issue 18), metrics (issue 16) and usage counting (issue 19) are each measured against the
- * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`).
+ * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`). The
+ * throughput cells also measure that build with all of them off (`BARE_TARGET`): what the shape of the
+ * proxy route costs before any feature, reported beside the passthrough.
  *
  * The replicas scenario (issue 16, `--only replicas`) starts two Arrbiter processes on one fresh
  * PostgreSQL database (on `DATABASE_URL`'s server, else an embedded PostgreSQL server of its own) and
@@ -64,6 +66,15 @@ const { values: args } = parseArgs({
     'soak-minutes': { type: 'string' },
   },
 });
+/**
+ * Beside the main target, in the same interleaved rounds (allowed mix): the same build with every
+ * per-call feature it can turn off turned off — no access line (`LOG_LEVEL=warn`), no usage counting,
+ * proxies that do not scrub; metrics are off by default. What the proxy route's shape costs before any
+ * feature: `ProxyKeyGuard` and `AllowlistInterceptor` run by Nest, the checks, the headers the
+ * specification requires, around http-proxy-middleware. Reported, not judged.
+ */
+const BARE_TARGET = 'arrbiter (embedded, features off)';
+const BARE_ENV = { LOG_LEVEL: 'warn', USAGE_COUNTING: 'false' };
 const ALONE = ['memory', 'throughput', 'features', 'replicas', 'soak'];
 if (args.only !== undefined && !ALONE.includes(args.only))
   throw new Error(`--only ${args.only}: what runs alone is one of ${ALONE.map((a) => `"${a}"`).join(', ')}`);
@@ -98,6 +109,10 @@ interface Target {
   startupMs?: number;
   /** Where the server's standard output (its log) goes. */
   logFile: string;
+  /** The mixes it is measured with (all of `--mixes` unless set). */
+  mixes?: Mix[];
+  /** Measured for reference, not judged against the targets (`BARE_TARGET`). */
+  reference?: boolean;
   /** On external PostgreSQL: the pids of the server's backends serving this Arrbiter's database. */
   backendPids?: () => Promise<number[]>;
   cleanup: () => Promise<void>;
@@ -976,6 +991,13 @@ async function main(): Promise<void> {
         await arrbiterTarget('arrbiter (postgres)', upstream, upstreamKey, APPS, process.env['DATABASE_URL']),
       );
     }
+    const mixes = args.mixes.split(',') as Mix[];
+    if (mixes.includes('allowed'))
+      targets.push({
+        ...(await arrbiterTarget(BARE_TARGET, upstream, upstreamKey, APPS, undefined, BARE_ENV, false)),
+        mixes: ['allowed'],
+        reference: true,
+      });
     const apps = targets[0].apps;
     const rows = new Map<string, Row>();
     /**
@@ -1021,14 +1043,14 @@ async function main(): Promise<void> {
         row.cyclesPerRequest.push(counts.cycles / served);
       }
     };
-    const mixes = args.mixes.split(',') as Mix[];
     // Warm-up (not recorded): every process's code paths compiled before the first measured cell.
     log('Warming up…');
     await wrk(passthrough.url, apps, 'allowed', 32, Math.min(DURATION, 3));
     // Arrbiter warms up on what will be measured (`mixed` holds every kind of call), then the write-behind
     // work that the warm-up left is given time to finish.
     const warmMix: Mix = mixes.length === 1 ? mixes[0] : 'mixed';
-    for (const target of targets) await wrk(target.child.url, target.apps, warmMix, 32, Math.min(DURATION, 3));
+    for (const target of targets)
+      await wrk(target.child.url, target.apps, target.mixes?.[0] ?? warmMix, 32, Math.min(DURATION, 3));
     await writeBehindSettles();
     // Interleaved: in each round and for each connection count, the passthrough then every Arrbiter,
     // back to back, so that a ratio compares runs seconds apart and a slow spell of the shared machine
@@ -1038,11 +1060,12 @@ async function main(): Promise<void> {
         log(`Round ${round}, ${connections} connection(s)…`);
         await measure('passthrough', passthrough, apps, 'allowed', connections);
         for (const target of targets) {
-          for (const mix of mixes) await measure(target.name, target.child, target.apps, mix, connections);
+          for (const mix of target.mixes ?? mixes)
+            await measure(target.name, target.child, target.apps, mix, connections);
         }
       }
     }
-    const measured = targets.map((t) => t.name);
+    const measured = targets.filter((t) => !t.reference).map((t) => t.name);
     const busiest = Math.max(...[...rows.values()].map((r) => median(r.othersPercent)));
     const logs = targets.map((t) => `${t.name} ${Math.round(statSync(t.logFile).size / MB)} MB`).join(', ');
     const memory = [passthrough, ...targets.map((t) => t.child)]
@@ -1102,6 +1125,13 @@ async function main(): Promise<void> {
         }
       }
     }
+    const bare = cell(BARE_TARGET, 'allowed', 32);
+    if (!Number.isNaN(bare.rps)) {
+      const rounds = bare.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      scenarios.push(
+        `- The proxy route's shape before any feature (${BARE_TARGET}: no access line, usage counting or scrubbing; metrics off as by default), allowed at 32 connections in the same rounds: ${(bare.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(bare.cpu / through.cpu).toFixed(2)}× (${Math.round(bare.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(bare.p99 / through.p99).toFixed(2)}×. Reported, not judged: the floor is judged on the defaults above.`,
+      );
+    }
     const memoryLines: string[] = [];
     if (ONLY_FEATURES) {
       log('Features…');
@@ -1111,6 +1141,10 @@ async function main(): Promise<void> {
     } else if (!ONLY_THROUGHPUT) {
       log('Scenarios…');
       const main = targets[0];
+      // The reference target has served its cells: the scenarios are the default build's.
+      const reference = targets.filter((t) => t.reference);
+      for (const target of reference) await target.cleanup();
+      targets.splice(0, targets.length, ...targets.filter((t) => !t.reference));
       const streamBytes = SMOKE ? 64 * MB : 1024 * MB;
       const stream = await streamScenario(main.child, main.apps[0], streamBytes);
       const again = await streamScenario(main.child, main.apps[0], streamBytes);
