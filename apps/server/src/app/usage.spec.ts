@@ -3,7 +3,7 @@ import { eventually, usageTotals as total } from '@arrbiter/server/testing';
 import { USAGE_RETENTION_LOCK } from '@arrbiter/server/database';
 import { UsageRecorder, UsageRetention } from '@arrbiter/server/usage';
 import { DataSource } from 'typeorm';
-import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
+import { ProxiedUpstream, proxiedUpstream, ungrantedProxy } from '../testing/proxied-upstream';
 import { createSharedDatabase } from '../testing/shared-database';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
@@ -198,16 +198,23 @@ describe('usage counters of two replicas on one database', () => {
         startTestApp({ ...shared.instanceEnv(), OPENAPI_SOURCES: 'none' }, shared),
       ]);
       const adminA = await a.admin();
-      setup = await proxiedUpstream(adminA, 'shared', 'Shared', { '/api/v3/movie': ['get'] });
+      setup = await ungrantedProxy(adminA, 'shared', 'Shared');
       const { key, id } = setup.proxy;
       const replicaB = b;
-      // B may see the new proxy before its allowlist arrives: such a call is refused, and counted.
+      // B knows the new proxy before its allowlist: its calls are refused then, and counted as refused
+      // (before B knows the proxy at all, a call is a 401 that no proxy counts).
       let refusedWhileWaiting = 0;
-      await eventually('replica B knows the proxy and its allowlist', async () => {
+      const bAnswers = async (expected: number) => {
         const status = (await replicaB.http.get('/proxy/shared/api/v3/movie').set('X-Api-Key', key)).status;
         if (status === 403) refusedWhileWaiting += 1;
-        return status === 200;
-      });
+        return status === expected;
+      };
+      await eventually('replica B knows the proxy', () => bAnswers(403));
+      await adminA
+        .put(`/api/admin/v1/proxies/${id}/config`, { overrides: { '/api/v3/movie': ['get'] }, active: true })
+        .expect(200);
+      await eventually('replica B knows its allowlist', () => bAnswers(200));
+      expect(refusedWhileWaiting).toBeGreaterThanOrEqual(1);
       const through = async (replica: TestApp, calls: number) => {
         for (let i = 0; i < calls; i += 1)
           await replica.http.get('/proxy/shared/api/v3/movie').set('X-Api-Key', key).expect(200);
@@ -219,7 +226,7 @@ describe('usage counters of two replicas on one database', () => {
       await through(b, 2);
       await b.app.get(UsageRecorder).flush();
       const answer = (await adminA.get(`/api/admin/v1/proxies/${id}/usage`).expect(200)).body as ProxyUsageResponse;
-      // B's calls in the wait above counted too: its last one forwarded, any before it refused.
+      // B's calls in the waits above counted too: the last one forwarded, the 403s before it refused.
       expect(total(answer.buckets)).toEqual({ forwarded: 12, refused: 3 + refusedWhileWaiting, errors: 0 });
       expect(answer.routes.map((r) => [r.method, r.route, r.count])).toEqual([
         ['get', '/api/v3/movie', 12 + refusedWhileWaiting],

@@ -19,6 +19,16 @@ export async function proxiedUpstream(
   name: string,
   overrides: Record<string, string[]>,
 ): Promise<ProxiedUpstream> {
+  const setup = await ungrantedProxy(admin, slug, name);
+  await admin.put(`/api/admin/v1/proxies/${setup.proxy.id}/config`, { overrides, active: true }).expect(200);
+  return setup;
+}
+
+/**
+ * The same, before anything is granted: the proxy is active and its allowlist empty, as a new proxy is
+ * (it refuses every call with 403).
+ */
+export async function ungrantedProxy(admin: AdminClient, slug: string, name: string): Promise<ProxiedUpstream> {
   const upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
   const service = (
     await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
@@ -27,6 +37,5 @@ export async function proxiedUpstream(
     .body as AppDto;
   const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
     .body as ProxyConnectionDto;
-  await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
   return { upstream, service, app, proxy };
 }
