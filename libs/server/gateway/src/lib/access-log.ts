@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import type { Logger } from 'pino';
+import { Logger, pino } from 'pino';
 import { AppConfig } from '@arrbiter/server/config';
 import { LogOutput } from '@arrbiter/server/http';
 import { UsageCounter } from '@arrbiter/server/usage';
@@ -24,8 +24,8 @@ function refusedOutcome(outcome: AccessLogFields['outcome']): boolean {
 }
 
 /** pino's numbers for the access line's two levels. */
-const INFO = 30;
-const WARN = 40;
+const INFO = pino.levels.values['info'];
+const WARN = pino.levels.values['warn'];
 
 /**
  * One structured line per proxy request, written when the response ends: method, canonical path (never
