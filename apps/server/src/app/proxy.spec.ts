@@ -486,6 +486,39 @@ describe('the /proxy route', () => {
       expect(line).toMatchObject({ level: 40, status: 504, proxy: { outcome: 'upstream-timeout' } });
       expect(line?.proxy.upstreamMs).toBeGreaterThanOrEqual(500);
     });
+
+    it('keeps streaming to a client that stops reading for longer than the time-out: the upstream is not late', async () => {
+      const size = 32 * 1024 * 1024;
+      const received = await new Promise<number>((resolve, reject) => {
+        const url = new URL(base);
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: `/proxy/notifiarr/api/v3/test/stream?bytes=${size}`,
+            headers: { 'x-api-key': key },
+            agent: false,
+          },
+          (res) => {
+            let length = 0;
+            // Far more than the socket buffers hold: the proxy stops reading the upstream meanwhile.
+            res.once('data', () => {
+              res.pause();
+              setTimeout(() => res.resume(), 1500);
+            });
+            res.on('data', (chunk: Buffer) => (length += chunk.length));
+            res.on('end', () => resolve(length));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(received).toBe(size);
+      const stream = (lines: AccessLine[]) => lines.find((l) => l.proxy.path === '/api/v3/test/stream');
+      const line = stream(await accessLinesWhen(t.logs, (lines) => stream(lines) !== undefined));
+      expect(line).toMatchObject({ level: 30, status: 200, proxy: { outcome: 'forwarded' } });
+    });
   });
 
   describe('hot path', () => {

@@ -89,12 +89,19 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   /** A proxy's scrubber, for as long as its state (and its service's) stays the same. */
   private readonly scrubbers = new WeakMap<ProxyState, { service: ServiceState; key: string; scrubber: Scrubber }>();
   private readonly via: string;
+  /** A response stream's 'resume' listener: its upstream connection's time-out runs again. */
+  private readonly restoreTimeout: (this: IncomingMessage) => void;
 
   constructor(
     private readonly config: AppConfig,
     private readonly bodies: BodyMemory,
   ) {
     this.via = `1.1 ${config.proxyName}`;
+    const timeout = config.upstreamTimeoutMs;
+    this.restoreTimeout = function (this: IncomingMessage) {
+      // Only after a pause: 'resume' is also emitted once when the response starts to flow.
+      if (this.socket?.timeout === 0) this.socket.setTimeout(timeout);
+    };
     if (!bodies.enabled)
       this.logger.warn(
         'Started without --expose-gc: streamed bodies may hold up to ~100 MB until V8 frees them (npm start sets it)',
@@ -277,7 +284,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     const type = proxyRes.headers['content-type'];
     if (!scrubber || bodyless || type === undefined || !TEXT_TYPE.test(type)) {
       res.writeHead(status, proxyRes.statusMessage, headers.list);
-      proxyRes.pipe(res);
+      this.clockWhileFlowing(proxyRes).pipe(res);
       return;
     }
     const encoding = (proxyRes.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -309,10 +316,22 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       if (!res.destroyed) res.destroy(error);
     };
     scrub.on('error', fail);
+    const upstream = this.clockWhileFlowing(proxyRes);
     if (decoder) {
       const decode = decoder().on('error', fail);
-      proxyRes.pipe(decode).pipe(scrub).pipe(res);
-    } else proxyRes.pipe(scrub).pipe(res);
+      upstream.pipe(decode).pipe(scrub).pipe(res);
+    } else upstream.pipe(scrub).pipe(res);
+  }
+
+  /**
+   * The time-out measures the upstream. While the client holds a streamed response back, `pipe` stops
+   * reading the upstream on purpose: its connection is idle then, and the clock stops. Without this, a
+   * client that paused a download for longer than the time-out had it cut, reported as the upstream's
+   * time-out. A stream emits 'pause' when `pipe` meets back-pressure and 'resume' when it goes on. A
+   * body read whole (the scrubber's) is never paused: it needs neither listener.
+   */
+  private clockWhileFlowing(proxyRes: IncomingMessage): IncomingMessage {
+    return proxyRes.on('pause', suspendTimeout).on('resume', this.restoreTimeout);
   }
 
   private onError(error: Error, req: ForwardedMessage, res: ServerResponse | Socket): void {
@@ -328,6 +347,12 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     if (timedOut) writeProblem(res, 504, `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
     else writeProblem(res, 502, `The upstream cannot be reached (${code})`);
   }
+}
+
+/** A response stream's 'pause' listener: the client holds the response back, the upstream is not late. */
+function suspendTimeout(this: IncomingMessage): void {
+  // No socket once the response has ended: Node detaches it before the pool hands it to another request.
+  this.socket?.setTimeout(0);
 }
 
 function hasBody(req: IncomingMessage): boolean {
