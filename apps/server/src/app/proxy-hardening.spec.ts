@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import type { ProxyConnectionDto, WarningDto, Page } from '@arrbiter/contracts';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
@@ -120,13 +121,62 @@ describe('the /proxy route under adversarial input', () => {
       }
     });
 
-    it('does not read a large refused body: it answers Connection: close and closes', async () => {
+    it.each([
+      ['401', '0'.repeat(32), '/api/v3/movie'],
+      ['403', '', '/api/v3/config/host'],
+    ])(
+      'a %s is not lost to a reset: the client may send its large body after the answer has come',
+      async (status, badKey, path) => {
+        // Before: the server closed the connection with the answer, the body met a closed socket and the
+        // client a reset (EPIPE) while it still wrote — a pooling client then saw an error, not the answer.
+        const size = 1024 * 1024;
+        const head = `POST /proxy/notifiarr${path} HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${badKey || key}\r\nContent-Length: ${size}\r\n\r\n`;
+        const outcome = await new Promise<{ answer: string; error?: string }>((resolve) => {
+          const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+          let answer = '';
+          let error: string | undefined;
+          socket.on('data', (data: Buffer) => {
+            if (answer === '') setTimeout(() => socket.end('b'.repeat(size - 10)), 50);
+            answer += data.toString();
+          });
+          socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
+          socket.on('close', () => resolve({ answer, error }));
+          socket.write(head + 'a'.repeat(10));
+        });
+        expect(outcome.answer).toMatch(new RegExp(`^HTTP/1.1 ${status} .*\r\nConnection: close\r\n`, 's'));
+        expect(outcome.error).toBeUndefined();
+      },
+    );
+
+    it('stops reading a large refused body that does not come: it answers Connection: close and closes within 5 s', async () => {
       // Only the head and a little of a declared 10 MB body are sent.
       const head = `PUT /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`;
-      const result = await exchange(port, head + 'z'.repeat(1024), ['PUT'], { untilClose: true });
+      const result = await exchange(port, head + 'z'.repeat(1024), ['PUT'], { untilClose: true, timeoutMs: 8_000 });
       expect(result.responses.map((r) => [r.status, r.headers.connection])).toEqual([[403, 'close']]);
       expect(result.closed).toBe(true);
-    });
+    }, 15_000);
+
+    it('reads at most 8 MiB of a large refused body: a client that keeps sending has its connection closed', async () => {
+      const declared = 256 * 1024 * 1024;
+      const head = `PUT /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nContent-Length: ${declared}\r\n\r\n`;
+      const accepted = await new Promise<number>((resolve) => {
+        const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+        const chunk = Buffer.alloc(64 * 1024, 'c');
+        let written = 0;
+        const pump = () => {
+          while (written < declared && !socket.destroyed) {
+            written += chunk.length;
+            if (!socket.write(chunk)) return void socket.once('drain', pump);
+          }
+        };
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(written));
+        socket.write(head);
+        pump();
+      });
+      // The kernel's buffers on both sides take some megabytes more than the server reads.
+      expect(accepted).toBeLessThan(64 * 1024 * 1024);
+    }, 15_000);
 
     it('answers pipelined requests after a refused one with a body', async () => {
       const body = 'y'.repeat(2048);

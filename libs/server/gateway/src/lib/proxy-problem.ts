@@ -41,8 +41,10 @@ function problemBody(status: number, detail: string): string {
 
 /** A refused request's body up to this size is read and discarded, and its connection kept. */
 export const DISCARDED_BODY_LIMIT = 64 * 1024;
-/** How long the rest of such a body may take to arrive before the connection is closed. */
+/** How long the rest of a refused body may take to arrive before the connection is closed. */
 const DISCARD_DEADLINE_MS = 5_000;
+/** How much of a larger refused body is read, after the answer, before the connection is closed. */
+const LINGER_BYTE_LIMIT = 8 * 1024 * 1024;
 
 /** Writes an RFC 9457 problem document as the whole response (destroys one already under way). */
 export function writeProblem(res: ServerResponse, status: number, detail: string, close = false): void {
@@ -50,6 +52,11 @@ export function writeProblem(res: ServerResponse, status: number, detail: string
     res.destroy();
     return;
   }
+  res.end(writeProblemHead(res, status, detail, close));
+}
+
+/** Writes the head of a problem document's response and returns its body. */
+function writeProblemHead(res: ServerResponse, status: number, detail: string, close: boolean): string {
   const body = problemBody(status, detail);
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/problem+json',
@@ -57,18 +64,20 @@ export function writeProblem(res: ServerResponse, status: number, detail: string
   };
   if (close) headers['Connection'] = 'close';
   res.writeHead(status, headers);
-  res.end(body);
+  return body;
 }
 
 /**
  * Answers a request that is not forwarded. A body that came with it must not be left on the
  * connection: a small one (declared at most 64 KiB) is read and discarded by Node and the connection
- * stays usable for the client's next call; a larger or unsized (chunked) one is not read — the answer
- * says `Connection: close` and Node closes the connection after it.
+ * stays usable for the client's next call; a larger or unsized (chunked) one is answered
+ * `Connection: close`, and the connection closed once the body is in (a lingering close, RFC 9112
+ * §9.6), after 8 MiB or 5 s at the latest.
  */
 export function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
   const declared = req.headers['content-length'];
   const close = req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT;
+  if (close && !req.complete && !res.headersSent) return answerThenLinger(req, res, status, detail);
   if (!close && Number(declared) > 0 && !res.headersSent) discardWithin(req, res, DISCARD_DEADLINE_MS);
   writeProblem(res, status, detail, close);
 }
@@ -80,6 +89,29 @@ function discardWithin(req: IncomingMessage, res: ServerResponse, ms: number): v
     const timer = setTimeout(() => req.socket.destroy(), ms).unref();
     req.once('end', () => clearTimeout(timer));
   });
+}
+
+/**
+ * Sends the whole answer at once but ends the response, which closes the connection, only when the
+ * client has sent its body, or after `LINGER_BYTE_LIMIT` bytes or `DISCARD_DEADLINE_MS`. A connection
+ * closed while the client is still sending is reset by the kernel, and a client still writing its body
+ * then sees the reset (EPIPE, ECONNRESET) in place of the answer it was sent.
+ */
+function answerThenLinger(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
+  res.write(writeProblemHead(res, status, detail, true));
+  let read = 0;
+  const end = () => {
+    clearTimeout(timer);
+    req.off('data', count).off('end', end);
+    res.end();
+  };
+  const count = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > LINGER_BYTE_LIMIT) end();
+  };
+  const timer = setTimeout(end, DISCARD_DEADLINE_MS).unref();
+  req.on('data', count).once('end', end);
+  res.once('close', () => clearTimeout(timer));
 }
 
 /** Refuses a WebSocket upgrade on its raw socket. */
