@@ -78,7 +78,7 @@ const OVERRIDES = {
   '/api/v3/movie/{id}': ['delete', 'get'],
   '/api/v3/calendar': ['get'],
   '/api/v3/test/stream': ['get'],
-  '/api/v3/test/slow': ['get'],
+  '/api/v3/test/slow': ['get', 'post'],
   '/api/v3/test/status/{code}': ['get'],
   '/api/v3/test/upload': ['post'],
   // Not in the catalog: an allowlist path is a route of its own.
@@ -485,6 +485,50 @@ describe('the /proxy route', () => {
       const line = slow(await accessLinesWhen(t.logs, (lines) => slow(lines) !== undefined));
       expect(line).toMatchObject({ level: 40, status: 504, proxy: { outcome: 'upstream-timeout' } });
       expect(line?.proxy.upstreamMs).toBeGreaterThanOrEqual(500);
+    });
+
+    it('waits for a client whose upload stalls for longer than the time-out: the upstream is not late', async () => {
+      const payload = randomBytes(1024 * 1024);
+      const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(base);
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: 'POST',
+            path: '/proxy/notifiarr/api/v3/test/upload',
+            headers: { 'x-api-key': key, 'content-type': 'application/octet-stream', 'content-length': payload.length },
+            agent: false,
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.write(payload.subarray(0, 64 * 1024));
+        setTimeout(() => req.end(payload.subarray(64 * 1024)), 1500);
+      });
+      expect(response.status).toBe(200);
+      expect((JSON.parse(response.body) as EchoResponse).body).toEqual({
+        length: payload.length,
+        sha256: createHash('sha256').update(payload).digest('hex'),
+      });
+    });
+
+    it('still answers 504 when the upstream is too slow to answer a call whose body is in', async () => {
+      const response = await call('POST', '/api/v3/test/slow?ms=3000', { 'content-type': 'text/plain' }, 'a body');
+      expect(response.status).toBe(504);
+    });
+
+    it('answers 504 when the upstream stops reading an upload for longer than the time-out', async () => {
+      // test/slow does not read the body: far more than the socket buffers hold stalls the upload.
+      const body = Buffer.alloc(32 * 1024 * 1024, 'u');
+      const response = await call('POST', '/api/v3/test/slow?ms=3000', { 'content-type': 'text/plain' }, body);
+      expect(response.status).toBe(504);
     });
 
     it('keeps streaming to a client that stops reading for longer than the time-out: the upstream is not late', async () => {

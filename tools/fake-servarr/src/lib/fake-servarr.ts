@@ -43,7 +43,7 @@ export interface EchoResponse {
  * A stand-in for a Servarr instance (Sonarr, Radarr…): authenticates like Servarr (an `apikey` query
  * parameter in any case first, then `X-Api-Key`, then `Authorization: Bearer`), honours a URL base,
  * answers `/api`, `/api/{v}/system/status`, `/ping` and `/api/{v}/openapi.json`, has test endpoints
- * (`test/stream?bytes=`, `test/slow?ms=`, `test/status/{code}`), and echoes everything else.
+ * (`test/stream?bytes=`, `test/slow?ms=` for GET or POST, `test/status/{code}`), and echoes everything else.
  */
 export class FakeServarr {
   readonly requests: RecordedRequest[] = [];

@@ -28,7 +28,7 @@ export function fakeOpenApi(version: string, title = 'Radarr'): object {
       [`${v}/system/backup`]: { get: op('Backup') },
       [`${v}/tag/detail/{id}`]: { get: op('TagDetails', [id]) },
       [`${v}/test/stream`]: { get: op('Test') },
-      [`${v}/test/slow`]: { get: op('Test') },
+      [`${v}/test/slow`]: { get: op('Test'), post: op('Test') },
       [`${v}/test/status/{code}`]: {
         get: op('Test', [{ name: 'code', in: 'path', required: true, schema: { type: 'integer' } }]),
       },

@@ -260,11 +260,35 @@ export class UpstreamForwarder implements OnApplicationShutdown {
       return;
     }
     // httpxy pipes the request body into proxyReq right after this event, in the same tick.
-    if (hasBody(req)) this.bodies.watch(req);
     proxyReq.setTimeout(this.config.upstreamTimeoutMs, () => {
       forwarding.timedOut = true;
       proxyReq.destroy(new Error('upstream time-out'));
     });
+    if (!hasBody(req)) return;
+    this.bodies.watch(req);
+    if (!req.complete) this.clockWhileUpstreamWaits(req, proxyReq);
+  }
+
+  /**
+   * While the client is still sending its body, the upstream waits for the client, not the other way
+   * round: the clock runs only when the upstream holds the body back (`pipe` pauses the client's
+   * stream) and from the moment the body is in. Without this, a client whose upload stalled for longer
+   * than the time-out had its call cut, reported as the upstream's time-out. A client that stalls for
+   * good meets Node's own request time-out (`requestTimeout`, 300 s).
+   */
+  private clockWhileUpstreamWaits(req: IncomingMessage, proxyReq: ClientRequest): void {
+    const timeout = this.config.upstreamTimeoutMs;
+    const stop = () => {
+      if (!req.complete) proxyReq.setTimeout(0);
+    };
+    const run = () => proxyReq.setTimeout(timeout);
+    req
+      .on('resume', stop)
+      .on('pause', run)
+      .once('end', () => {
+        req.off('resume', stop).off('pause', run);
+        run();
+      });
   }
 
   /**
