@@ -7,15 +7,9 @@ import { InterceptorsConsumer } from '@nestjs/core/interceptors';
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
+import { AccessLine, accessLinesWhen } from '../testing/access-lines';
 import { proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
-
-interface AccessLine {
-  level: number;
-  status: number | 'aborted';
-  responseTime: number;
-  proxy: { outcome: string; path?: string; upstreamMs?: number } & Record<string, unknown>;
-}
 
 /** A new, active proxy of the app on the service, granted `overrides`. */
 async function activeProxy(
@@ -28,21 +22,6 @@ async function activeProxy(
     .body as ProxyConnectionDto;
   await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
   return proxy;
-}
-
-/** The gateway's access lines among the log lines captured so far. */
-function accessLines(logs: string[]): AccessLine[] {
-  return logs
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((line) => line.includes('"msg":"proxy request"'))
-    .map((line) => JSON.parse(line) as AccessLine);
-}
-
-/** The access lines once `ready` holds (a line is written when its response closes, after the answer). */
-async function accessLinesWhen(logs: string[], ready: (lines: AccessLine[]) => boolean): Promise<AccessLine[]> {
-  for (let attempt = 0; attempt < 100 && !ready(accessLines(logs)); attempt += 1)
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  return accessLines(logs);
 }
 
 /** Opens a WebSocket through the proxy at `path`, sends `message` and resolves with the first answer. */
