@@ -7,6 +7,7 @@ import { LogOutput } from '@arrbiter/server/http';
 import { UsageCounter } from '@arrbiter/server/usage';
 import type { AccessLogFields } from './proxy-context';
 import { ProxyMetering } from './proxy-metering';
+import { answeredBeforeLinger } from './proxy-problem';
 
 /** Whether a call the usage counters see (one with a proxy) was refused: by the allowlist, rate limit or path. */
 function refusedOutcome(outcome: AccessLogFields['outcome']): boolean {
@@ -73,7 +74,9 @@ export class AccessLog {
     // 'close' is emitted once per response: `on` spares the wrapper `once` would add to every call.
     response.on('close', () => {
       const status = response.statusCode;
-      const responseTime = Math.round((performance.now() - started) * 10) / 10;
+      // A refusal of a call with a large body is answered before the body is in, and the client may go.
+      const answered = fields.outcome === 'forwarded' ? undefined : answeredBeforeLinger(response);
+      const responseTime = Math.round(((answered ?? performance.now()) - started) * 10) / 10;
       if (fields.outcome === 'forwarded') fields.upstreamMs ??= responseTime;
       this.metering?.record(request, fields, status, responseTime);
       // In memory, no query: additions in maps keyed by strings the call already holds.
@@ -85,7 +88,7 @@ export class AccessLog {
           refusedOutcome(fields.outcome),
           status >= 500,
         );
-      const finished = response.writableFinished;
+      const finished = answered !== undefined || response.writableFinished;
       const level = status >= 500 || !finished ? WARN : INFO;
       const direct = this.direct;
       if (direct === null) {

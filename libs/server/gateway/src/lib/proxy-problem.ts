@@ -91,6 +91,17 @@ function discardWithin(req: IncomingMessage, res: ServerResponse, ms: number): v
   });
 }
 
+/** Responses answered in full and lingering for the body: when the answer went out (`performance.now()`). */
+const lingering = new WeakMap<ServerResponse, number>();
+
+/**
+ * When a response that lingers for its request's body had its answer sent in full, if it is one. Its
+ * access line reports the answer, not the client that went away without the rest of its body.
+ */
+export function answeredBeforeLinger(res: ServerResponse): number | undefined {
+  return lingering.get(res);
+}
+
 /**
  * Sends the whole answer at once but ends the response, which closes the connection, only when the
  * client has sent its body, or after `LINGER_BYTE_LIMIT` bytes or `DISCARD_DEADLINE_MS`. A connection
@@ -99,6 +110,7 @@ function discardWithin(req: IncomingMessage, res: ServerResponse, ms: number): v
  */
 function answerThenLinger(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
   res.write(writeProblemHead(res, status, detail, true));
+  lingering.set(res, performance.now());
   let read = 0;
   const end = () => {
     clearTimeout(timer);
