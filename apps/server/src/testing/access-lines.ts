@@ -14,9 +14,12 @@ export function accessLines(logs: string[]): AccessLine[] {
     .map((line) => JSON.parse(line) as AccessLine);
 }
 
-/** The access lines once `ready` holds (a line is written when its response closes, after the answer). */
+/**
+ * The access lines once `ready` holds, or after about 5 s (a line is written when its response closes,
+ * after the answer).
+ */
 export async function accessLinesWhen(logs: string[], ready: (lines: AccessLine[]) => boolean): Promise<AccessLine[]> {
-  for (let attempt = 0; attempt < 100 && !ready(accessLines(logs)); attempt += 1)
+  for (let attempt = 0; attempt < 500 && !ready(accessLines(logs)); attempt += 1)
     await new Promise((resolve) => setTimeout(resolve, 10));
   return accessLines(logs);
 }
