@@ -24,8 +24,11 @@ async function activeProxy(
   return proxy;
 }
 
-/** Opens a WebSocket through the proxy at `path`, sends `message` and resolves with the first answer. */
-function webSocketEcho(base: string, path: string, message: string): Promise<string> {
+/**
+ * Opens a WebSocket through the proxy at `path`, sends `message` (after `quietMs` of silence) and
+ * resolves with the first answer.
+ */
+function webSocketEcho(base: string, path: string, message: string, quietMs = 0): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const url = new URL(base);
     const req = httpRequest({
@@ -44,7 +47,7 @@ function webSocketEcho(base: string, path: string, message: string): Promise<str
         resolve(data.toString());
         socket.destroy();
       });
-      socket.write(message);
+      setTimeout(() => socket.write(message), quietMs);
     });
     req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
     req.on('error', reject);
@@ -362,6 +365,11 @@ describe('the /proxy route', () => {
       const seen = upstream.requests.at(-1);
       expect(seen?.url).toBe('/radarr/signalr/messages?transport=webSockets');
       expect(seen?.headers['x-api-key']).toBe(upstream.options.apiKey);
+    });
+
+    it('keeps a WebSocket open while it is quiet for longer than the upstream time-out', async () => {
+      const path = `/proxy/notifiarr/signalr/messages?apikey=${key}&transport=webSockets`;
+      expect(await webSocketEcho(base, path, 'still here', 1500)).toBe('still here');
     });
 
     describe('SignalR, with the key as access_token', () => {
