@@ -186,6 +186,21 @@ describe('the /proxy route under adversarial input', () => {
       expect(accepted).toBeLessThan(64 * 1024 * 1024);
     }, 15_000);
 
+    it.each([
+      ['a 100 KiB body', `Content-Length: ${100 * 1024}\r\n\r\n${'y'.repeat(100 * 1024)}`],
+      ['a chunked body', `Transfer-Encoding: chunked\r\n\r\n${chunked('y'.repeat(1024))}`],
+    ])('forwards nothing pipelined behind a refusal that closes the connection (%s)', async (_name, rest) => {
+      const refused = `POST /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\n${rest}`;
+      const next = `DELETE /proxy/notifiarr/api/v3/movie/4711 HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\n\r\n`;
+      const result = await exchange(port, refused + next, ['POST', 'DELETE'], { untilClose: true });
+      expect(result.responses.map((r) => [r.status, r.headers.connection])).toEqual([[403, 'close']]);
+      // Its answer could never reach the client: it is not processed at all (RFC 9112 §9.6). Before, it
+      // went through the checks and was forwarded, and whether it reached the upstream was a race.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(t.logs.join('')).not.toContain('/api/v3/movie/4711');
+      expect(upstreamSaw('movie/4711')).toBe(false);
+    });
+
     it('answers pipelined requests after a refused one with a body', async () => {
       const body = 'y'.repeat(2048);
       const refused = `POST /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;

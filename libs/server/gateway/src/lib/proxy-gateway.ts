@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
-import { sendProblem } from './proxy-problem';
+import { closesAfterAnswer, sendProblem } from './proxy-problem';
 import { ProxyHandler } from './proxy.handler';
 
 /** Whether a request target belongs to the proxy route (`/proxy/...`); everything else is Express's. */
@@ -65,6 +65,8 @@ export class ProxyGateway implements OnApplicationBootstrap {
 
   /** Checks one proxy request and forwards it or refuses it. Never throws. */
   handle(req: IncomingMessage, res: ServerResponse): void {
+    // Node leaves the request unanswered and closes the connection after the answer before it.
+    if (closesAfterAnswer(req.socket)) return;
     const pipeline = this.forwardPipeline;
     if (!pipeline) return sendProblem(req, res, 503, 'The server is starting');
     pipeline(req, res).catch((error: unknown) => {
@@ -77,7 +79,7 @@ export class ProxyGateway implements OnApplicationBootstrap {
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const pipeline = this.upgradePipeline;
-    if (!pipeline) {
+    if (!pipeline || closesAfterAnswer(socket)) {
       socket.destroy();
       return;
     }

@@ -46,6 +46,18 @@ const DISCARD_DEADLINE_MS = 5_000;
 /** How much of a larger refused body is read, after the answer, before the connection is closed. */
 const LINGER_BYTE_LIMIT = 8 * 1024 * 1024;
 
+/** Connections whose last answer said `Connection: close`. */
+const closing = new WeakSet<Socket>();
+
+/**
+ * Whether an answer on this connection said `Connection: close`: a request pipelined behind it must not
+ * be processed (RFC 9112 §9.6), since its answer could never be sent. Node parses and dispatches it
+ * all the same, once it has read the body before it.
+ */
+export function closesAfterAnswer(socket: Socket): boolean {
+  return closing.has(socket);
+}
+
 /** Writes an RFC 9457 problem document as the whole response (destroys one already under way). */
 export function writeProblem(res: ServerResponse, status: number, detail: string, close = false): void {
   if (res.headersSent) {
@@ -77,6 +89,7 @@ function writeProblemHead(res: ServerResponse, status: number, detail: string, c
 export function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
   const declared = req.headers['content-length'];
   const close = req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT;
+  if (close) closing.add(req.socket);
   if (close && !req.complete && !res.headersSent) return answerThenLinger(req, res, status, detail);
   if (!close && Number(declared) > 0 && !res.headersSent) discardWithin(req, res, DISCARD_DEADLINE_MS);
   writeProblem(res, status, detail, close);
