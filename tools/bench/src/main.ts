@@ -998,7 +998,8 @@ async function main(): Promise<void> {
         mixes: ['allowed'],
         reference: true,
       });
-    const apps = targets[0].apps;
+    // The passthrough is called as Servarr itself is: its own paths, its own key (wrk.lua's `direct`).
+    const passthroughApps: SeededApp[] = [{ slug: '-', key: upstreamKey }];
     const rows = new Map<string, Row>();
     /**
      * Runs one cell with wrk and records its result and the CPU time per request of the proxy, the
@@ -1010,7 +1011,7 @@ async function main(): Promise<void> {
       const machineBefore = machineBusyMs();
       const started = performance.now();
       const counting = countCpu(child.process.pid);
-      const result = await wrk(child.url, targetApps, mix, connections, DURATION);
+      const result = await wrk(child.url, targetApps, mix, connections, DURATION, child === passthrough);
       const wallMs = performance.now() - started;
       const proxyMs = child.cpuMs() - proxyBefore;
       const upstreamMs = upstream.cpuMs() - upstreamBefore;
@@ -1045,7 +1046,7 @@ async function main(): Promise<void> {
     };
     // Warm-up (not recorded): every process's code paths compiled before the first measured cell.
     log('Warming up…');
-    await wrk(passthrough.url, apps, 'allowed', 32, Math.min(DURATION, 3));
+    await wrk(passthrough.url, passthroughApps, 'allowed', 32, Math.min(DURATION, 3), true);
     // Arrbiter warms up on what will be measured (`mixed` holds every kind of call), then the write-behind
     // work that the warm-up left is given time to finish.
     const warmMix: Mix = mixes.length === 1 ? mixes[0] : 'mixed';
@@ -1058,7 +1059,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const connections of [1, 32]) {
         log(`Round ${round}, ${connections} connection(s)…`);
-        await measure('passthrough', passthrough, apps, 'allowed', connections);
+        await measure('passthrough', passthrough, passthroughApps, 'allowed', connections);
         for (const target of targets) {
           for (const mix of target.mixes ?? mixes)
             await measure(target.name, target.child, target.apps, mix, connections);

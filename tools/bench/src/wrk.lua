@@ -1,8 +1,9 @@
 -- The benchmark's request mix for wrk (`wrk.ts` runs it): every request on another app's proxy,
 -- with that app's key in X-Api-Key, the same rotation as the autocannon driver in load.ts.
---   wrk ... -s wrk.lua <origin> -- <apps file: "slug key" per line> <allowed|denied|mixed>
--- The passthrough gets the same `/proxy/{slug}/…` paths: it forwards them as they are and the upstream
--- echoes them. Prints one line, `WRK_JSON {…}`, when the run is done.
+--   wrk ... -s wrk.lua <origin> -- <apps file: "slug key" per line> <allowed|denied|mixed> [direct]
+-- `direct` (the passthrough): the upstream's own paths, `/api/v3/…`, with the key of the one line, as a
+-- client calls Servarr without Arrbiter, so that the upstream does the same work for both proxies.
+-- Prints one line, `WRK_JSON {…}`, when the run is done.
 
 local threads = {}
 
@@ -32,6 +33,7 @@ function init(args)
     end
   end
   local mix = args[2]
+  local direct = args[3] == "direct"
   -- The sequence repeats after lcm(apps, 5000 ids, 6 kinds): build exactly one period (capped).
   local period = math.min(lcm(lcm(#apps, 5000), 6), 60000)
   requests = {}
@@ -45,7 +47,7 @@ function init(args)
     else
       kind = n % 2
     end
-    local base = "/proxy/" .. app.slug .. "/api/v3/"
+    local base = direct and "/api/v3/" or "/proxy/" .. app.slug .. "/api/v3/"
     local path
     if mix == "json1k" then
       path = base .. "test/json?bytes=1024"

@@ -62,6 +62,11 @@ export async function wrk(
   mix: Mix,
   connections: number,
   durationSeconds: number,
+  /**
+   * The passthrough: the upstream's own paths (`/api/v3/…`) with the one app's key, as a client calls
+   * Servarr without Arrbiter, so that the upstream does the same work for the passthrough as for Arrbiter.
+   */
+  direct = false,
 ): Promise<LoadResult> {
   const threads = Math.max(1, Math.min(THREADS, connections));
   const args = [
@@ -76,6 +81,7 @@ export async function wrk(
     '--',
     appsFile(apps),
     mix,
+    ...(direct ? ['direct'] : []),
   ];
   const output = await new Promise<string>((resolvePromise, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });

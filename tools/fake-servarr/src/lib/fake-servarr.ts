@@ -20,6 +20,13 @@ export interface FakeServarrOptions {
   host?: string;
   /** Keep every request in `requests` (default true; a long benchmark would hold millions). */
   record?: boolean;
+  /**
+   * Answer an authenticated `GET /api/{v}/…` it would otherwise echo with a JSON body of about this many
+   * bytes, the same whoever asks, as Servarr answers a resource (default 0: echo). The benchmark's
+   * upstream: an echo grows with the headers a proxy adds and costs the upstream more to build, so it
+   * would charge a proxy that adds headers twice.
+   */
+  resourceBytes?: number;
 }
 
 export interface RecordedRequest {
@@ -72,6 +79,7 @@ export class FakeServarr {
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
       record: options.record ?? true,
+      resourceBytes: options.resourceBytes ?? 0,
     };
     const server = createServer();
     server.keepAliveTimeout = 30_000;
@@ -183,6 +191,8 @@ export class FakeServarr {
         res.setHeader('X-Upstream', 'fake-servarr');
         return this.json(res, Number(status[1]), { message: `status ${status[1]} from upstream` });
       }
+      if (this.options.resourceBytes > 0 && req.method === 'GET')
+        return this.jsonOfSize(res, this.options.resourceBytes);
     }
     return this.echo(req, res, url, path, rawQuery);
   }
