@@ -19,7 +19,9 @@
  * Scrubbing (issue 18), metrics (issue 16) and usage counting (issue 19) are each measured against the
  * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`). The
  * throughput cells also measure that build with all of them off (`BARE_TARGET`): what the shape of the
- * proxy route costs before any feature, reported beside the passthrough.
+ * proxy route costs before any feature, reported beside the passthrough; and, at 32 connections, the
+ * passthrough with only the per-call work the specification requires added by hand (`REQUIRED_TARGET`,
+ * `required-work.mjs`): how much of the floor that work leaves for the shape and the features.
  *
  * The replicas scenario (issue 16, `--only replicas`) starts two Arrbiter processes on one fresh
  * PostgreSQL database (on `DATABASE_URL`'s server, else an embedded PostgreSQL server of its own) and
@@ -47,7 +49,7 @@ import {
 } from './processes';
 import { radarrDescription, seed, SeededApp, SHARED } from './seed';
 import { MemorySample, sampleMemory, samplePeak } from './memory';
-import { cleanupWrk, wrk } from './wrk';
+import { appsFile, cleanupWrk, wrk } from './wrk';
 import { Convergence, replicasScenario } from './replicas';
 import { startEmbeddedDatabase } from '@arrbiter/server/database';
 import { Logger } from '@nestjs/common';
@@ -74,6 +76,8 @@ const { values: args } = parseArgs({
  * specification requires, around http-proxy-middleware. Reported, not judged.
  */
 const BARE_TARGET = 'arrbiter (embedded, features off)';
+/** The reference beside the passthrough: only the work the specification requires, by hand (`required-work.mjs`). */
+const REQUIRED_TARGET = 'required work, by hand (reference)';
 const BARE_ENV = { LOG_LEVEL: 'warn', USAGE_COUNTING: 'false' };
 const ALONE = ['memory', 'throughput', 'features', 'replicas', 'soak'];
 if (args.only !== undefined && !ALONE.includes(args.only))
@@ -984,6 +988,7 @@ async function main(): Promise<void> {
   );
   const targets: Target[] = [];
   const scenarios: string[] = [];
+  let requiredWork: Child | undefined;
   try {
     targets.push(await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS));
     if (process.env['DATABASE_URL']) {
@@ -998,6 +1003,17 @@ async function main(): Promise<void> {
         mixes: ['allowed'],
         reference: true,
       });
+    // Reference, reported and not judged: the passthrough plus only the per-call work the specification
+    // requires, by hand (required-work.mjs), on the same apps and keys as Arrbiter.
+    const requiredDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-required-'));
+    scratch.add(requiredDir);
+    const requiredPort = await freePort();
+    requiredWork = await startScript(
+      REQUIRED_TARGET,
+      'required-work.mjs',
+      [String(requiredPort), upstream.url, upstreamKey, appsFile(targets[0].apps), join(requiredDir, 'access.log')],
+      `http://127.0.0.1:${requiredPort}/ping`,
+    );
     // The passthrough is called as Servarr itself is: its own paths, its own key (wrk.lua's `direct`).
     const passthroughApps: SeededApp[] = [{ slug: '-', key: upstreamKey }];
     const rows = new Map<string, Row>();
@@ -1047,6 +1063,7 @@ async function main(): Promise<void> {
     // Warm-up (not recorded): every process's code paths compiled before the first measured cell.
     log('Warming up…');
     await wrk(passthrough.url, passthroughApps, 'allowed', 32, Math.min(DURATION, 3), true);
+    await wrk(requiredWork.url, targets[0].apps, 'allowed', 32, Math.min(DURATION, 3));
     // Arrbiter warms up on what will be measured (`mixed` holds every kind of call), then the write-behind
     // work that the warm-up left is given time to finish.
     const warmMix: Mix = mixes.length === 1 ? mixes[0] : 'mixed';
@@ -1060,6 +1077,7 @@ async function main(): Promise<void> {
       for (const connections of [1, 32]) {
         log(`Round ${round}, ${connections} connection(s)…`);
         await measure('passthrough', passthrough, passthroughApps, 'allowed', connections);
+        if (connections === 32) await measure(REQUIRED_TARGET, requiredWork, targets[0].apps, 'allowed', connections);
         for (const target of targets) {
           for (const mix of target.mixes ?? mixes)
             await measure(target.name, target.child, target.apps, mix, connections);
@@ -1131,6 +1149,13 @@ async function main(): Promise<void> {
       const rounds = bare.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
       scenarios.push(
         `- The proxy route's shape before any feature (${BARE_TARGET}: no access line, usage counting or scrubbing; metrics off as by default), allowed at 32 connections in the same rounds: ${(bare.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(bare.cpu / through.cpu).toFixed(2)}× (${Math.round(bare.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(bare.p99 / through.p99).toFixed(2)}×. Reported, not judged: the floor is judged on the defaults above.`,
+      );
+    }
+    const required = cell(REQUIRED_TARGET, 'allowed', 32);
+    if (!Number.isNaN(required.rps)) {
+      const rounds = required.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      scenarios.push(
+        `- The per-call work the specification requires, by hand on the bare passthrough (${REQUIRED_TARGET}: \`required-work.mjs\`, no Nest and no feature; key digest lookup, canonical path, route and method, the upstream key, \`Via\` and \`X-Forwarded-*\`, the upstream time-out, one access line), allowed at 32 connections in the same rounds: ${(required.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(required.cpu / through.cpu).toFixed(2)}× (${Math.round(required.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(required.p99 / through.p99).toFixed(2)}×. Reported, not judged: what the floor leaves for the design card's shape and the features is the difference between this line and 0.85×.`,
       );
     }
     const memoryLines: string[] = [];
@@ -1292,6 +1317,7 @@ async function main(): Promise<void> {
     for (const target of targets)
       await target.cleanup().catch((error: unknown) => log(`Could not clean up ${target.name}: ${String(error)}`));
     await passthrough.stop();
+    await requiredWork?.stop();
     await upstream.stop();
     cleanupWrk();
     for (const dir of scratch) rmSync(dir, { recursive: true, force: true }); // a target that failed to start

@@ -27,7 +27,7 @@ const appFiles = new WeakMap<SeededApp[], string>();
 const dirs: string[] = [];
 
 /** The apps as wrk.lua reads them ("slug key" per line), written once per list. */
-function appsFile(apps: SeededApp[]): string {
+export function appsFile(apps: SeededApp[]): string {
   let file = appFiles.get(apps);
   if (!file) {
     const dir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-wrk-'));
