@@ -6,7 +6,7 @@ import { isProxyUrl, isWebSocketUpgrade } from '@arrbiter/server/gateway';
 
 /** The proxy route's entry points (`ProxyGateway`), known once Nest has built the application. */
 export interface ProxyEntry {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  handle(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void;
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
 }
 
@@ -15,15 +15,24 @@ export interface ProxyEntry {
  * Express (the admin API, the dashboard, health). Only WebSocket offers are upgrades (Node's
  * `shouldUpgradeCallback`); any other, such as `h2c`, is served as plain HTTP/1.1. Every upgrade goes to
  * the proxy pipeline, which refuses those outside `/proxy`.
+ *
+ * A request with `Expect: 100-continue` comes through 'checkContinue', and Node sends nothing for it:
+ * the proxy pipeline sends `100 Continue` only to a call it allows, so that a refused upload is never
+ * sent; Express's routes get it at once, as Node sends it when nobody listens.
  */
 export function createHttpServer(express: RequestListener, proxy: () => ProxyEntry | undefined): Server {
-  const server = createServer({ shouldUpgradeCallback: isWebSocketUpgrade }, (req, res) => {
-    if (!isProxyUrl(req.url ?? '/')) return express(req, res);
+  const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
+    if (!isProxyUrl(req.url ?? '/')) {
+      if (expectsContinue) res.writeContinue();
+      return express(req, res);
+    }
     const entry = proxy();
-    if (entry) return entry.handle(req, res);
+    if (entry) return entry.handle(req, res, expectsContinue);
     // Not reached: the server listens only once the application (and so the gateway) is built.
     res.writeHead(503, { Connection: 'close' }).end();
-  });
+  };
+  const server = createServer({ shouldUpgradeCallback: isWebSocketUpgrade }, (req, res) => dispatch(req, res, false));
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const entry = proxy();
     if (entry) entry.upgrade(req, socket, head);

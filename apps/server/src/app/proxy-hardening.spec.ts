@@ -213,6 +213,82 @@ describe('the /proxy route under adversarial input', () => {
     });
   });
 
+  describe('Expect: 100-continue (RFC 9110 §10.1.1): the body is asked for only once the call is allowed', () => {
+    /**
+     * Sends a head that expects `100 Continue`, then, if `body` is given, the body once the first answer
+     * has come; resolves with everything the server wrote once a final answer has come and 200 ms passed
+     * without more, or the server closed, or 2 s after the first answer.
+     */
+    const expecting = (target: string, headers: string, body?: string) =>
+      new Promise<{ first: string; all: string }>((resolve, reject) => {
+        const socket = connect({ port, host: '127.0.0.1' });
+        let first = '';
+        let all = '';
+        let timer: NodeJS.Timeout | undefined;
+        let settle: NodeJS.Timeout | undefined;
+        const done = () => {
+          clearTimeout(timer);
+          clearTimeout(settle);
+          socket.destroy();
+          resolve({ first, all });
+        };
+        socket.on('data', (data: Buffer) => {
+          all += data.toString('latin1');
+          if (/HTTP\/1\.1 [2-5]\d\d /.test(all)) {
+            clearTimeout(settle);
+            settle = setTimeout(done, 200);
+          }
+          if (first !== '') return;
+          first = all;
+          if (body !== undefined) socket.write(body);
+          timer = setTimeout(done, 2_000);
+        });
+        socket.on('error', reject);
+        socket.on('close', done);
+        socket.write(`${target} HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n${headers}\r\n`);
+      });
+
+    it.each([
+      ['401', `X-Api-Key: ${'0'.repeat(32)}`, 'POST /proxy/notifiarr/api/v3/movie'],
+      ['403', '', 'PUT /proxy/notifiarr/api/v3/config/host'],
+      ['404', '', 'POST /proxy'],
+    ])(
+      'a %s comes at once, without 100 Continue, and closes the connection: the body is never sent',
+      async (status, keyHeader, target) => {
+        const before = upstream.requests.length;
+        const headers = `${keyHeader || `X-Api-Key: ${key}`}\r\nContent-Length: ${1024 * 1024}\r\n`;
+        const { first, all } = await expecting(target, headers);
+        // Before: Node sent `100 Continue` to anyone, and the client sent its body to be read and dropped.
+        expect(first).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+        expect(all).not.toContain('100 Continue');
+        expect(all).toMatch(/\r\nConnection: close\r\n/i);
+        expect(upstream.requests.length).toBe(before);
+      },
+    );
+
+    it('an allowed call gets 100 Continue, then its body is forwarded', async () => {
+      const body = JSON.stringify({ title: 'Heat' });
+      const headers = `X-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`;
+      const { first, all } = await expecting('POST /proxy/notifiarr/api/v3/movie', headers, body);
+      expect(first).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+      expect(all).toMatch(/HTTP\/1.1 200 /);
+      const echoed = JSON.parse(all.slice(all.lastIndexOf('\r\n\r\n') + 4)) as EchoResponse;
+      expect(echoed.body.length).toBe(body.length);
+      // This hop answered the expectation: it is not passed upstream.
+      expect(echoed.headers.expect).toBeUndefined();
+    });
+
+    it('the admin API and the dashboard get 100 Continue at once, as before', async () => {
+      const { first } = await expecting(
+        'POST /api/auth/sign-in',
+        'Content-Type: application/json\r\nContent-Length: 2\r\n',
+        '{}',
+      );
+      // Express may answer at once (the sign-in needs an Origin): the 100 comes first all the same.
+      expect(first).toMatch(/^HTTP\/1.1 100 Continue\r\n\r\n/);
+    });
+  });
+
   describe('an Upgrade other than WebSocket is ignored (RFC 9110 §7.8)', () => {
     const h2c = { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' };
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
+import { awaitContinue } from './expect-continue';
 import { closesAfterAnswer, sendProblem } from './proxy-problem';
 import { ProxyHandler } from './proxy.handler';
 
@@ -63,10 +64,15 @@ export class ProxyGateway implements OnApplicationBootstrap {
     this.upgradePipeline = pipeline('upgrade');
   }
 
-  /** Checks one proxy request and forwards it or refuses it. Never throws. */
-  handle(req: IncomingMessage, res: ServerResponse): void {
+  /**
+   * Checks one proxy request and forwards it or refuses it. Never throws. `expectsContinue`: the client
+   * waits for `100 Continue` before it sends its body (the server's 'checkContinue'); it gets it only if
+   * the call is allowed.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
     // Node leaves the request unanswered and closes the connection after the answer before it.
     if (closesAfterAnswer(req.socket)) return;
+    if (expectsContinue) awaitContinue(res);
     const pipeline = this.forwardPipeline;
     if (!pipeline) return sendProblem(req, res, 503, 'The server is starting');
     pipeline(req, res).catch((error: unknown) => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProblemDetails } from '@arrbiter/contracts';
+import { awaitsContinue } from './expect-continue';
 import type { AccessLogFields } from './proxy-context';
 
 /** One body for every 401, so that a caller cannot tell which slugs exist. */
@@ -82,13 +83,15 @@ function writeProblemHead(res: ServerResponse, status: number, detail: string, c
 /**
  * Answers a request that is not forwarded. A body that came with it must not be left on the
  * connection: a small one (declared at most 64 KiB) is read and discarded by Node and the connection
- * stays usable for the client's next call; a larger or unsized (chunked) one is answered
- * `Connection: close`, and the connection closed once the body is in (a lingering close, RFC 9112
- * §9.6), after 8 MiB or 5 s at the latest.
+ * stays usable for the client's next call; a larger or unsized (chunked) one, or one whose client
+ * waits for `100 Continue` (which a refusal never sends), is answered `Connection: close`, and the
+ * connection closed once the body is in (a lingering close, RFC 9112 §9.6), after 8 MiB or 5 s at the
+ * latest, or when the client closes it.
  */
 export function sendProblem(req: IncomingMessage, res: ServerResponse, status: number, detail: string): void {
   const declared = req.headers['content-length'];
-  const close = req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT;
+  const close =
+    awaitsContinue(res) || req.headers['transfer-encoding'] !== undefined || Number(declared) > DISCARDED_BODY_LIMIT;
   if (close) closing.add(req.socket);
   if (close && !req.complete && !res.headersSent) return answerThenLinger(req, res, status, detail);
   if (!close && Number(declared) > 0 && !res.headersSent) discardWithin(req, res, DISCARD_DEADLINE_MS);

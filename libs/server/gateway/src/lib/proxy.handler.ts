@@ -4,6 +4,7 @@ import { TLSSocket } from 'node:tls';
 import { Injectable, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { TrustedProxies } from '@arrbiter/server/config';
 import { AllowlistInterceptor } from './allowlist.interceptor';
+import { continueIfAwaited } from './expect-continue';
 import { proxyCallOf, ProxyRequest } from './proxy-context';
 import { ProxyExceptionFilter } from './proxy-exception.filter';
 import { ProxyKeyGuard } from './proxy-key.guard';
@@ -26,6 +27,8 @@ export class ProxyHandler {
   ) {}
 
   forward(request: ProxyRequest, response: ServerResponse): void {
+    // The call is allowed: a client that waits for `100 Continue` may send its body now.
+    continueIfAwaited(response);
     const call = proxyCallOf(request);
     const fields = call.fields;
     const started = call.started ?? performance.now();
