@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, RequestListener, Server, ServerResponse 
 import type { Socket } from 'node:net';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { isProxyUrl, isWebSocketUpgrade } from '@arrbiter/server/gateway';
+import { closesAfterAnswer, isProxyUrl, isWebSocketUpgrade } from '@arrbiter/server/gateway';
 
 /** The proxy route's entry points (`ProxyGateway`), known once Nest has built the application. */
 export interface ProxyEntry {
@@ -22,6 +22,9 @@ export interface ProxyEntry {
  */
 export function createHttpServer(express: RequestListener, proxy: () => ProxyEntry | undefined): Server {
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
+    // Pipelined behind an answer that closes the connection, its answer could never be sent: it is not
+    // processed (RFC 9112 §9.6). Node dispatches it all the same, and closes the connection unanswered.
+    if (closesAfterAnswer(req.socket)) return;
     if (!isProxyUrl(req.url ?? '/')) {
       if (expectsContinue) res.writeContinue();
       return express(req, res);

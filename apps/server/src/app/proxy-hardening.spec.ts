@@ -200,6 +200,23 @@ describe('the /proxy route under adversarial input', () => {
       expect(upstreamSaw('movie/4711')).toBe(false);
     });
 
+    it('runs no admin API call pipelined behind a refusal that closes the connection', async () => {
+      const cookie = await t.signIn();
+      const app = (
+        await admin
+          .post('/api/admin/v1/apps', { name: 'Pipelined', slug: 'pipelined', templateId: null, active: true })
+          .expect(201)
+      ).body as { id: string };
+      const refused = `POST /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nTransfer-Encoding: chunked\r\n\r\n${chunked('y'.repeat(1024))}`;
+      const next = `DELETE /api/admin/v1/apps/${app.id} HTTP/1.1\r\nHost: h\r\nCookie: ${cookie}\r\nOrigin: ${t.config.publicOrigin}\r\n\r\n`;
+      const result = await exchange(port, refused + next, ['POST', 'DELETE'], { untilClose: true });
+      expect(result.responses.map((r) => [r.status, r.headers.connection])).toEqual([[403, 'close']]);
+      // Before: Express deleted the app, and its answer was lost with the connection.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await admin.get(`/api/admin/v1/apps/${app.id}`).expect(200);
+      await admin.delete(`/api/admin/v1/apps/${app.id}`).expect(204);
+    });
+
     it('answers pipelined requests after a refused one with a body', async () => {
       const body = 'y'.repeat(2048);
       const refused = `POST /proxy/notifiarr/api/v3/config/host HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;

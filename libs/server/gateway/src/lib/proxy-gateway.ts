@@ -70,8 +70,8 @@ export class ProxyGateway implements OnApplicationBootstrap {
    * the call is allowed.
    */
   handle(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
-    // Node leaves the request unanswered and closes the connection after the answer before it.
-    if (closesAfterAnswer(req.socket)) return;
+    // A request pipelined behind an answer that closes the connection never reaches here (the
+    // composition root's dispatch checks `closesAfterAnswer`).
     if (expectsContinue) awaitContinue(res);
     const pipeline = this.forwardPipeline;
     if (!pipeline) return sendProblem(req, res, 503, 'The server is starting');
