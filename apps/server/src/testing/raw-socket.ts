@@ -11,6 +11,8 @@ export interface WireResponse {
 export interface Exchange {
   /** Final responses (interim 1xx ones left out, a 101 kept and ending the read), in order. */
   responses: WireResponse[];
+  /** Interim responses (1xx but 101, such as `100 Continue`) read before the last final one, in order. */
+  interim: WireResponse[];
   /** The server closed the connection (after the responses above). */
   closed: boolean;
   /** Neither enough responses nor a close came within the time allowed. */
@@ -75,30 +77,34 @@ export interface ExchangeOptions {
   timeoutMs?: number;
   /** After the responses, wait for the server to close the connection too (default false). */
   untilClose?: boolean;
+  /** Written when the first interim response comes: a body sent once the server says `100 Continue`. */
+  afterInterim?: Buffer | string;
 }
 
 /**
  * Writes `bytes` as they are on a new connection to `port` and reads responses until `methods.length`
  * final responses came (the i-th answering a request of method `methods[i]`), the server closed the
- * connection, or the time-out passed. The connection is closed by this side afterwards.
+ * connection, or the time-out passed. The connection is closed by this side afterwards. `afterInterim`
+ * is written when the first interim response comes.
  */
 export function exchange(
   port: number,
   bytes: Buffer | string,
   methods: readonly string[],
-  { timeoutMs = 5_000, untilClose = false }: ExchangeOptions = {},
+  { timeoutMs = 5_000, untilClose = false, afterInterim }: ExchangeOptions = {},
 ): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let buffer = Buffer.alloc(0);
     const responses: WireResponse[] = [];
+    const interim: WireResponse[] = [];
     let settled = false;
     const finish = (closed: boolean, timedOut: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ responses, closed, timedOut });
+      resolve({ responses, interim, closed, timedOut });
     };
     const drain = (closed: boolean): boolean => {
       for (;;) {
@@ -108,7 +114,10 @@ export function exchange(
         if (!parsed) return false;
         buffer = buffer.subarray(parsed.length);
         const { status } = parsed.response;
-        if (status >= 100 && status < 200 && status !== 101) continue;
+        if (status >= 100 && status < 200 && status !== 101) {
+          if (interim.push(parsed.response) === 1 && afterInterim !== undefined) socket.write(afterInterim);
+          continue;
+        }
         responses.push(parsed.response);
         if (status === 101) return true;
       }
