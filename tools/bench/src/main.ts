@@ -21,7 +21,10 @@
  * throughput cells also measure that build with all of them off (`BARE_TARGET`): what the shape of the
  * proxy route costs before any feature, reported beside the passthrough; and, at 32 connections, the
  * passthrough with only the per-call work the specification requires added by hand (`REQUIRED_TARGET`,
- * `required-work.mjs`): how much of the floor that work leaves for the shape and the features.
+ * `required-work.mjs`): how much of the floor that work leaves for the shape and the features; and the
+ * passthrough itself spending a fixed 10 µs of CPU on each call (`CALIBRATION_TARGET`): what 10 µs of
+ * per-call work, whoever does it, costs in req/s and CPU at this load, hence how many µs the floor leaves.
+ * `--connections 32` measures the 32-connection cells only (for profiles: `BENCH_NODE_OPTIONS=--cpu-prof`).
  *
  * The replicas scenario (issue 16, `--only replicas`) starts two Arrbiter processes on one fresh
  * PostgreSQL database (on `DATABASE_URL`'s server, else an embedded PostgreSQL server of its own) and
@@ -63,6 +66,7 @@ const { values: args } = parseArgs({
     apps: { type: 'string' },
     'startup-proxies': { type: 'string' },
     mixes: { type: 'string', default: 'allowed,denied,mixed' },
+    connections: { type: 'string', default: '1,32' },
     only: { type: 'string' },
     'memory-calls': { type: 'string' },
     'soak-minutes': { type: 'string' },
@@ -78,6 +82,10 @@ const { values: args } = parseArgs({
 const BARE_TARGET = 'arrbiter (embedded, features off)';
 /** The reference beside the passthrough: only the work the specification requires, by hand (`required-work.mjs`). */
 const REQUIRED_TARGET = 'required work, by hand (reference)';
+/** The CPU time per call that the calibration passthrough spends before forwarding (`passthrough.mjs`'s third argument). */
+const CALIBRATION_MICROS = 10;
+/** The calibration beside the passthrough: the same passthrough with a fixed amount of work on each call. */
+const CALIBRATION_TARGET = `passthrough + ${CALIBRATION_MICROS} µs of work per call (calibration)`;
 const BARE_ENV = { LOG_LEVEL: 'warn', USAGE_COUNTING: 'false' };
 const ALONE = ['memory', 'throughput', 'features', 'replicas', 'soak'];
 if (args.only !== undefined && !ALONE.includes(args.only))
@@ -91,6 +99,10 @@ const ONLY_THROUGHPUT = args.only === 'throughput';
 /** The throughput cells, then the features' own costs (scrubbing, metrics, usage counting), nothing else. */
 const ONLY_FEATURES = args.only === 'features';
 const ONLY_REPLICAS = args.only === 'replicas';
+/** The connection counts of the throughput cells (`--connections 32`: the judged cells alone, for profiles). */
+const CONNECTIONS = args.connections.split(',').map(Number);
+if (CONNECTIONS.some((c) => !Number.isInteger(c) || c < 1))
+  throw new Error(`--connections ${args.connections}: a comma-separated list of connection counts, such as 1,32`);
 const SMOKE = args.smoke;
 const DURATION = Number(args.duration ?? (SMOKE ? 1 : 5));
 const ROUNDS = Number(args.rounds ?? (SMOKE ? 1 : 3));
@@ -989,6 +1001,7 @@ async function main(): Promise<void> {
   const targets: Target[] = [];
   const scenarios: string[] = [];
   let requiredWork: Child | undefined;
+  let calibration: Child | undefined;
   try {
     targets.push(await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS));
     if (process.env['DATABASE_URL']) {
@@ -1014,6 +1027,13 @@ async function main(): Promise<void> {
       [String(requiredPort), upstream.url, upstreamKey, appsFile(targets[0].apps), join(requiredDir, 'access.log')],
       `http://127.0.0.1:${requiredPort}/ping`,
     );
+    const calibrationPort = await freePort();
+    calibration = await startScript(
+      CALIBRATION_TARGET,
+      'passthrough.mjs',
+      [String(calibrationPort), upstream.url, String(CALIBRATION_MICROS)],
+      `http://127.0.0.1:${calibrationPort}/ping`,
+    );
     // The passthrough is called as Servarr itself is: its own paths, its own key (wrk.lua's `direct`).
     const passthroughApps: SeededApp[] = [{ slug: '-', key: upstreamKey }];
     const rows = new Map<string, Row>();
@@ -1027,7 +1047,8 @@ async function main(): Promise<void> {
       const machineBefore = machineBusyMs();
       const started = performance.now();
       const counting = countCpu(child.process.pid);
-      const result = await wrk(child.url, targetApps, mix, connections, DURATION, child === passthrough);
+      const direct = child === passthrough || child === calibration;
+      const result = await wrk(child.url, targetApps, mix, connections, DURATION, direct);
       const wallMs = performance.now() - started;
       const proxyMs = child.cpuMs() - proxyBefore;
       const upstreamMs = upstream.cpuMs() - upstreamBefore;
@@ -1063,6 +1084,7 @@ async function main(): Promise<void> {
     // Warm-up (not recorded): every process's code paths compiled before the first measured cell.
     log('Warming up…');
     await wrk(passthrough.url, passthroughApps, 'allowed', 32, Math.min(DURATION, 3), true);
+    await wrk(calibration.url, passthroughApps, 'allowed', 32, Math.min(DURATION, 3), true);
     await wrk(requiredWork.url, targets[0].apps, 'allowed', 32, Math.min(DURATION, 3));
     // Arrbiter warms up on what will be measured (`mixed` holds every kind of call), then the write-behind
     // work that the warm-up left is given time to finish.
@@ -1074,10 +1096,13 @@ async function main(): Promise<void> {
     // back to back, so that a ratio compares runs seconds apart and a slow spell of the shared machine
     // hits both sides; the table shows the medians of the rounds.
     for (let round = 1; round <= ROUNDS; round += 1) {
-      for (const connections of [1, 32]) {
+      for (const connections of CONNECTIONS) {
         log(`Round ${round}, ${connections} connection(s)…`);
         await measure('passthrough', passthrough, passthroughApps, 'allowed', connections);
-        if (connections === 32) await measure(REQUIRED_TARGET, requiredWork, targets[0].apps, 'allowed', connections);
+        if (connections === 32) {
+          await measure(CALIBRATION_TARGET, calibration, passthroughApps, 'allowed', connections);
+          await measure(REQUIRED_TARGET, requiredWork, targets[0].apps, 'allowed', connections);
+        }
         for (const target of targets) {
           for (const mix of target.mixes ?? mixes)
             await measure(target.name, target.child, target.apps, mix, connections);
@@ -1156,6 +1181,21 @@ async function main(): Promise<void> {
       const rounds = required.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
       scenarios.push(
         `- The per-call work the specification requires, by hand on the bare passthrough (${REQUIRED_TARGET}: \`required-work.mjs\`, no Nest and no feature; key digest lookup, canonical path, route and method, the upstream key, \`Via\` and \`X-Forwarded-*\`, the upstream time-out, one access line), allowed at 32 connections in the same rounds: ${(required.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(required.cpu / through.cpu).toFixed(2)}× (${Math.round(required.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(required.p99 / through.p99).toFixed(2)}×. Reported, not judged: what the floor leaves for the design card's shape and the features is the difference between this line and 0.85×.`,
+      );
+    }
+    const calibrated = cell(CALIBRATION_TARGET, 'allowed', 32);
+    if (!Number.isNaN(calibrated.rps)) {
+      const ratio = calibrated.rps / through.rps;
+      const rounds = calibrated.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      const added = calibrated.cpu - through.cpu;
+      // Linear between the passthrough and the calibration: the work per call at which the passthrough
+      // itself would come down to the floor (the curve of 5–30 µs in docs/performance.md is close to linear).
+      const budget =
+        ratio < 1
+          ? `about ${Math.round((CALIBRATION_MICROS * (1 - 0.85)) / (1 - ratio))} µs`
+          : 'more than this run can tell';
+      scenarios.push(
+        `- Calibration (${CALIBRATION_TARGET}: the same \`passthrough.mjs\`, which spins on ${CALIBRATION_MICROS} µs of CPU before forwarding each call), allowed at 32 connections in the same rounds: ${ratio.toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU +${Math.round(added)} µs per call (${Math.round(calibrated.cpu)} against ${Math.round(through.cpu)} µs). At this load a µs of per-call work costs ${(added / CALIBRATION_MICROS).toFixed(1)} µs of the proxy's CPU (fewer calls per turn of the event loop: more system calls and wake-ups per call), and the floor of 0.85× leaves ${budget} of work per call for everything a proxy adds to the passthrough. Reported, not judged.`,
       );
     }
     const memoryLines: string[] = [];
@@ -1318,6 +1358,7 @@ async function main(): Promise<void> {
       await target.cleanup().catch((error: unknown) => log(`Could not clean up ${target.name}: ${String(error)}`));
     await passthrough.stop();
     await requiredWork?.stop();
+    await calibration?.stop();
     await upstream.stop();
     cleanupWrk();
     for (const dir of scratch) rmSync(dir, { recursive: true, force: true }); // a target that failed to start
