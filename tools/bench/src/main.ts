@@ -1131,11 +1131,14 @@ async function main(): Promise<void> {
     };
     const checks: [string, string, boolean][] = [];
     const through = cell('passthrough', 'allowed', 32);
+    /** A cell's req/s in each round as a ratio to the passthrough's in the same round ("0.61, 0.62, 0.59"). */
+    const roundRatios = (measuredCell: { perRound: number[] }) =>
+      measuredCell.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
     for (const target of measured) {
       const allowed = cell(target, 'allowed', 32);
       if (Number.isNaN(allowed.rps)) continue;
       const ratio = allowed.rps / through.rps;
-      const rounds = allowed.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      const rounds = roundRatios(allowed);
       const cpuRatio = allowed.cpu / through.cpu;
       const p99Ratio = allowed.p99 / through.p99;
       const added = allowed.p50 - through.p50;
@@ -1171,14 +1174,14 @@ async function main(): Promise<void> {
     }
     const bare = cell(BARE_TARGET, 'allowed', 32);
     if (!Number.isNaN(bare.rps)) {
-      const rounds = bare.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      const rounds = roundRatios(bare);
       scenarios.push(
         `- The proxy route's shape before any feature (${BARE_TARGET}: no access line, usage counting or scrubbing; metrics off as by default), allowed at 32 connections in the same rounds: ${(bare.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(bare.cpu / through.cpu).toFixed(2)}× (${Math.round(bare.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(bare.p99 / through.p99).toFixed(2)}×. Reported, not judged: the floor is judged on the defaults above.`,
       );
     }
     const required = cell(REQUIRED_TARGET, 'allowed', 32);
     if (!Number.isNaN(required.rps)) {
-      const rounds = required.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      const rounds = roundRatios(required);
       scenarios.push(
         `- The per-call work the specification requires, by hand on the bare passthrough (${REQUIRED_TARGET}: \`required-work.mjs\`, no Nest and no feature; key digest lookup, canonical path, route and method, the upstream key, \`Via\` and \`X-Forwarded-*\`, the upstream time-out, one access line), allowed at 32 connections in the same rounds: ${(required.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(required.cpu / through.cpu).toFixed(2)}× (${Math.round(required.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(required.p99 / through.p99).toFixed(2)}×. Reported, not judged: what the floor leaves for the design card's shape and the features is the difference between this line and 0.85×.`,
       );
@@ -1186,7 +1189,7 @@ async function main(): Promise<void> {
     const calibrated = cell(CALIBRATION_TARGET, 'allowed', 32);
     if (!Number.isNaN(calibrated.rps)) {
       const ratio = calibrated.rps / through.rps;
-      const rounds = calibrated.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+      const rounds = roundRatios(calibrated);
       const added = calibrated.cpu - through.cpu;
       // Linear between the passthrough and the calibration: the work per call at which the passthrough
       // itself would come down to the floor (the curve of 5–30 µs in docs/performance.md is close to linear).
