@@ -182,6 +182,28 @@ describe('declarative configuration over the admin API', () => {
     expect(changesAfter.items[0].id).toBe(changesBefore.items[0].id);
   });
 
+  it('writes the webhooks’ URLs (owner-only settings) whole only for an owner, even with secrets', async () => {
+    const editor = { username: 'ed-export', password: 'editor passphrase 1' };
+    await admin.post('/api/admin/v1/admins', { ...editor, role: 'editor' }).expect(201);
+    const cookie = await source.signIn(editor);
+    for (const accept of ['application/json', 'application/yaml']) {
+      const response = await source.http
+        .get('/api/admin/v1/config/export?secrets=true')
+        .set('Cookie', cookie)
+        .set('Accept', accept)
+        .expect(200);
+      const document = (accept === 'application/json' ? response.body : parse(response.text)) as ConfigDocument;
+      // The editor's own secrets (upstream and proxy keys) are written ...
+      expect(document.apps?.[0].proxies?.[0].key).toBe(proxy.key);
+      expect(document.services?.find((s) => s.type === 'radarr')?.apiKey).toBe(radarr.options.apiKey);
+      // ... the webhook's URL only masked, as without secrets.
+      expect(document.settings?.notifications?.webhooks.map((w) => w.url)).toEqual(['https://ntfy.example.test/…']);
+      expect(response.text).not.toContain('arrbiter-secret-topic');
+    }
+    const owner = await exported(admin, true);
+    expect(owner.settings?.notifications?.webhooks.map((w) => w.url)).toEqual([WEBHOOK_URL]);
+  });
+
   describe('into an empty instance', () => {
     let target: TestApp;
     let targetAdmin: AdminClient;

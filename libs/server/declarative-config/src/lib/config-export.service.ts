@@ -23,7 +23,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * Writes the instance as one declarative document, read through the owning modules' services in one
  * snapshot: settings, services, the local templates and the repository templates apps use (so that a
  * restore does not need a sync first), apps with their proxies. Secrets (upstream keys, proxy keys)
- * only when asked. Everything is sorted by its natural key, so that equal instances export equal text.
+ * only when asked; those of owner-only settings (webhook URLs) only when asked by an owner. Everything is sorted by its natural key, so that equal instances export equal text.
  * Not exported: ids, timestamps, revisions, warnings, learning mode (a passing state) and admin accounts.
  */
 @Injectable()
@@ -37,10 +37,23 @@ export class ConfigExportService {
     @Inject(SETTINGS_SECTIONS) private readonly sections: readonly SettingsSection[],
   ) {}
 
-  async export({ secrets }: { secrets: boolean }): Promise<ConfigDocument> {
+  /**
+   * `secrets`: write the keys; `ownerSecrets` (default: `secrets`): write the secrets of owner-only
+   * settings too (the webhooks' URLs), false for an editor's export.
+   */
+  async export({
+    secrets,
+    ownerSecrets = secrets,
+  }: {
+    secrets: boolean;
+    ownerSecrets?: boolean;
+  }): Promise<ConfigDocument> {
     return this.txHost.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async () => {
       const settings: ConfigSettings = {};
-      for (const section of this.sections) Object.assign(settings, { [section.key]: await section.read(secrets) });
+      for (const section of this.sections) {
+        const write = secrets && (ownerSecrets || !section.ownerSecrets);
+        Object.assign(settings, { [section.key]: await section.read(write) });
+      }
       const services = (await this.services.all()).sort((a, b) => byText(a.baseUrl, b.baseUrl));
       const templates = await this.templates.stored();
       const apps = await this.apps.all();

@@ -25,7 +25,8 @@ export class ConfigController {
 
   /**
    * The declarative document: JSON, or YAML with `Accept: application/yaml`; keys only with
-   * `?secrets=true`, which a viewer may not ask for (403).
+   * `?secrets=true`, which a viewer may not ask for (403). The secrets of owner-only settings (the
+   * notification webhooks' URLs) stay masked for an editor: only an owner's export has them whole.
    */
   @ReadAccess()
   @Get('export')
@@ -39,7 +40,12 @@ export class ConfigController {
     if (query.secrets && !hasRole(admin.role, 'editor')) {
       throw new ForbiddenException('Exporting secrets needs the editor role (viewers read everything but secrets)');
     }
-    const { type, body } = await this.config.exportAs(acceptsYaml(accept) ? 'yaml' : 'json', query.secrets ?? false);
+    const secrets = query.secrets ?? false;
+    const { type, body } = await this.config.exportAs(
+      acceptsYaml(accept) ? 'yaml' : 'json',
+      secrets,
+      secrets && hasRole(admin.role, 'owner'),
+    );
     response.type(type);
     return body;
   }

@@ -31,13 +31,17 @@ export class DeclarativeConfigService {
     private readonly importer: ConfigImportService,
   ) {}
 
-  export(secrets: boolean): Promise<ConfigDocument> {
-    return this.exporter.export({ secrets });
+  /**
+   * `secrets`: keys included; `ownerSecrets` (default: `secrets`, as for the operator's command line):
+   * the secrets of owner-only settings (webhook URLs) too, which an editor's export leaves masked.
+   */
+  export(secrets: boolean, ownerSecrets = secrets): Promise<ConfigDocument> {
+    return this.exporter.export({ secrets, ownerSecrets });
   }
 
   /** The document as JSON (an object Nest serialises) or as YAML text. */
-  async exportAs(format: DocumentFormat, secrets: boolean): Promise<ExportedDocument> {
-    const document = await this.export(secrets);
+  async exportAs(format: DocumentFormat, secrets: boolean, ownerSecrets = secrets): Promise<ExportedDocument> {
+    const document = await this.export(secrets, ownerSecrets);
     return format === 'yaml'
       ? { type: 'application/yaml; charset=utf-8', body: serialiseDocument(document, 'yaml') }
       : { type: 'application/json; charset=utf-8', body: document };

@@ -16,6 +16,11 @@ import { normaliseRepositorySettings, RepositorySettingsService } from '@arrbite
  */
 export interface SettingsSection<K extends keyof ConfigSettings = keyof ConfigSettings> {
   readonly key: K;
+  /**
+   * Whether the section's secrets are an owner's (settings only owners change): an export writes them
+   * only for an owner (or the operator's command line), masked for an editor even with `secrets`.
+   */
+  readonly ownerSecrets?: boolean;
   /** The current value, as an export writes it (`secrets`: whether secrets may be written). */
   read(secrets: boolean): Promise<NonNullable<ConfigSettings[K]>>;
   /** Why the document's value cannot be saved (beyond its shape); `operator`: from the operator's file. */
@@ -79,12 +84,14 @@ export class TemplateRepositorySection implements SettingsSection<'templateRepos
 }
 
 /**
- * The notification webhooks (issue 19): URLs whole only with `secrets`, masked otherwise; a masked URL
- * keeps the stored webhook it masks (`WebhooksService.fromDocument`).
+ * The notification webhooks (issue 19): URLs whole only with `secrets` for an owner (notification
+ * settings are owner-only), masked otherwise; a masked URL keeps the stored webhook it masks
+ * (`WebhooksService.fromDocument`).
  */
 @Injectable()
 export class NotificationsSection implements SettingsSection<'notifications'> {
   readonly key = 'notifications' as const;
+  readonly ownerSecrets = true;
 
   constructor(private readonly webhooks: WebhooksService) {}
 

@@ -6,7 +6,7 @@ const QueryBoolean = () =>
   Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value));
 
 export class ExportQueryDto {
-  /** Write upstream keys and proxy keys too. */
+  /** Write upstream keys and proxy keys too, and (for an owner only) the webhooks' URLs. */
   @IsOptional()
   @QueryBoolean()
   @IsBoolean()
