@@ -1,3 +1,4 @@
+import { operationSecretFields } from '@arrbiter/server/permissions';
 import { HttpMethod, isHttpMethod, routeTemplateProblem } from '@arrbiter/shared/allowlist-rules';
 
 /** One operation of a catalog route: what the permission editor and route resolution need. */
@@ -6,6 +7,11 @@ export interface CatalogOperation {
   integerParams: string[];
   tags: string[];
   summary?: string;
+  /**
+   * The secret fields (apiKey, password…) its request or response schemas carry, when any: the schema
+   * rule of `routeRisk`, found once when the description is read, never per call.
+   */
+  secretFields?: string[];
 }
 
 export interface CatalogRoute {
@@ -79,12 +85,14 @@ export function parseOpenApi(document: unknown, onSkipped?: SkippedRouteReporter
     for (const [key, rawOperation] of Object.entries(item)) {
       const method = key.toLowerCase();
       if (!isHttpMethod(method) || !isObject(rawOperation)) continue;
+      const secretFields = operationSecretFields(document, rawOperation, item['parameters']);
       operations[method] = {
         integerParams: integerPathParams(document, item['parameters'], rawOperation['parameters']),
         tags: Array.isArray(rawOperation['tags'])
           ? rawOperation['tags'].filter((t): t is string => typeof t === 'string')
           : [],
         ...(typeof rawOperation['summary'] === 'string' ? { summary: rawOperation['summary'] } : {}),
+        ...(secretFields.length > 0 ? { secretFields } : {}),
       };
     }
     if (Object.keys(operations).length > 0) routes.push({ path, operations });

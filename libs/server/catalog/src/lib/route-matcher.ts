@@ -10,6 +10,8 @@ export interface ResolvedRoute {
   shape: string;
   /** Segment kinds, for comparing the specificity of two resolutions. */
   kinds: readonly SegmentKind[];
+  /** The catalog route's operations (undefined for bare allowlist paths): what `routeRisk` reads of it. */
+  operations?: CatalogRoute['operations'];
 }
 
 interface Leaf extends ResolvedRoute {
@@ -96,6 +98,7 @@ export class RouteMatcher {
       path: route.path,
       shape: routeShape(route.path),
       kinds: segments.map((s) => s.kind),
+      ...(route.operations ? { operations: route.operations } : {}),
       integerPositions,
       anyIntegerPositions: [...any],
     };

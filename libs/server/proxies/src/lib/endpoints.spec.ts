@@ -11,6 +11,7 @@ const ROUTES: CatalogRoute[] = [
 describe('the permission catalog', () => {
   it('describes template, override and effective per method; [] denies; unknown paths are flagged', () => {
     const items = buildEndpoints(
+      'radarr',
       ROUTES,
       { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'], '/api/v3/legacy': ['get'] },
       { '/api/v3/Movie/{movieId}': [], '/api/v3/custom': ['post'] },
@@ -33,7 +34,28 @@ describe('the permission catalog', () => {
   });
 
   it('filters by path substring and tag, in any case', () => {
-    expect(buildEndpoints(ROUTES, {}, {}, { search: 'MOVIE/{' }).map((i) => i.path)).toEqual(['/api/v3/movie/{id}']);
-    expect(buildEndpoints(ROUTES, {}, {}, { tag: 'hostconfig' }).map((i) => i.path)).toEqual(['/api/v3/config/host']);
+    expect(buildEndpoints('radarr', ROUTES, {}, {}, { search: 'MOVIE/{' }).map((i) => i.path)).toEqual([
+      '/api/v3/movie/{id}',
+    ]);
+    expect(buildEndpoints('radarr', ROUTES, {}, {}, { tag: 'hostconfig' }).map((i) => i.path)).toEqual([
+      '/api/v3/config/host',
+    ]);
+  });
+
+  it('marks a path sensitive through routeRisk: v5 names and secret fields in the catalog route’s schemas', () => {
+    const v5: CatalogRoute[] = [
+      { path: '/api/v5/series', operations: { get: op('Series') } },
+      { path: '/api/v5/settings/general', operations: { get: op('GeneralSettings') } },
+      { path: '/api/v5/connection/{id}', operations: { get: op('Connection'), delete: op('Connection') } },
+      { path: '/api/v5/settings/secure', operations: { get: { ...op('Secure'), secretFields: ['apiKey'] } } },
+    ];
+    const items = buildEndpoints('sonarr', v5, {}, { '/api/v5/settings/update': ['get'] });
+    expect(Object.fromEntries(items.map((i) => [i.path, i.sensitive]))).toEqual({
+      '/api/v5/series': false,
+      '/api/v5/settings/general': true,
+      '/api/v5/connection/{id}': true,
+      '/api/v5/settings/secure': true,
+      '/api/v5/settings/update': true,
+    });
   });
 });

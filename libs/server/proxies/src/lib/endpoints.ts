@@ -1,6 +1,6 @@
 import type { AllowlistMap, EndpointDto, EndpointMethodDto } from '@arrbiter/contracts';
 import { CatalogRoute, effectiveAllowlist, HTTP_METHODS, HttpMethod, routeShape } from '@arrbiter/server/catalog';
-import { isSensitive } from '@arrbiter/server/permissions';
+import { routeRisk } from '@arrbiter/server/permissions';
 
 export interface EndpointQuery {
   /** A substring of the path, any case. */
@@ -23,6 +23,7 @@ function methodOrder(a: string, b: string): number {
  * does not know (flagged), so that they stay visible and editable.
  */
 export function buildEndpoints(
+  serviceType: string,
   routes: readonly CatalogRoute[],
   template: AllowlistMap,
   overrides: AllowlistMap,
@@ -53,7 +54,10 @@ export function buildEndpoints(
       path,
       tags,
       inCatalog,
-      sensitive: isSensitive(path),
+      // Sensitive when any of its calls is (the catalog's own methods, else a GET).
+      sensitive: (methods.length > 0 ? methods.map((m) => m.method) : ['get']).some(
+        (method) => routeRisk(serviceType, undefined, method, { path, operations }).sensitive,
+      ),
       override: override ? [...override.methods].sort(methodOrder) : null,
       methods,
     };

@@ -134,7 +134,7 @@ export class ProxyAllowlistService {
       serviceType: service.type,
       templateId: app.templateId,
       tags: catalogTags(routes),
-      items: buildEndpoints(routes, template, proxy.overrides, query),
+      items: buildEndpoints(service.type, routes, template, proxy.overrides, query),
     };
   }
 
