@@ -37,6 +37,71 @@ const DASHBOARD: Templates = {
   },
 };
 
+/**
+ * A Sonarr v5-shaped description (the names v5 uses where v3 had `config/host` and `notification`), with
+ * `$ref`/`allOf` schemas as Servarr publishes them, and one route of a made-up future name whose only
+ * mark is a secret field in its schema.
+ */
+const json = (schema: string) => ({
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+});
+const reads = (tag: string, schema: string) => ({
+  tags: [tag],
+  responses: { '200': { description: 'OK', ...json(schema) } },
+});
+const writes = (tag: string, schema: string) => ({ ...reads(tag, schema), requestBody: json(schema) });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int32' } };
+const SONARR_V5 = {
+  openapi: '3.0.4',
+  info: { title: 'Sonarr', version: '5.0.0' },
+  paths: {
+    '/api/v5/series': { get: reads('Series', 'SeriesList'), post: writes('Series', 'SeriesResource') },
+    '/api/v5/series/{id}': { parameters: [idParam], get: reads('Series', 'SeriesResource') },
+    '/api/v5/settings/general': { get: reads('GeneralSettings', 'GeneralSettingsResource') },
+    '/api/v5/settings/general/{id}': {
+      parameters: [idParam],
+      put: writes('GeneralSettings', 'GeneralSettingsResource'),
+    },
+    '/api/v5/settings/update': { get: reads('UpdateSettings', 'UpdateSettingsResource') },
+    '/api/v5/settings/update/{id}': { parameters: [idParam], put: writes('UpdateSettings', 'UpdateSettingsResource') },
+    '/api/v5/settings/ui': { get: reads('UiSettings', 'UiSettingsResource') },
+    '/api/v5/settings/security': { get: reads('SecuritySettings', 'SecuritySettingsResource') },
+    '/api/v5/connection': {
+      get: reads('Connection', 'ConnectionList'),
+      post: writes('Connection', 'ConnectionResource'),
+    },
+    '/api/v5/connection/{id}': { parameters: [idParam], get: reads('Connection', 'ConnectionResource') },
+  },
+  components: {
+    schemas: {
+      SeriesResource: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } },
+      SeriesList: { type: 'array', items: { $ref: '#/components/schemas/SeriesResource' } },
+      GeneralSettingsResource: {
+        type: 'object',
+        properties: { port: { type: 'integer' }, apiKey: { type: 'string' }, proxyPassword: { type: 'string' } },
+      },
+      UpdateSettingsResource: { type: 'object', properties: { updateScriptPath: { type: 'string', nullable: true } } },
+      UiSettingsResource: { type: 'object', properties: { theme: { type: 'string' } } },
+      SecuritySettingsResource: {
+        allOf: [
+          { $ref: '#/components/schemas/UiSettingsResource' },
+          { properties: { certificate: { $ref: '#/components/schemas/Certificate' } } },
+        ],
+      },
+      Certificate: { type: 'object', properties: { path: { type: 'string' }, PassPhrase: { type: 'string' } } },
+      Field: { type: 'object', properties: { name: { type: 'string' }, value: {} } },
+      ConnectionResource: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          fields: { type: 'array', items: { $ref: '#/components/schemas/Field' } },
+        },
+      },
+      ConnectionList: { type: 'array', items: { $ref: '#/components/schemas/ConnectionResource' } },
+    },
+  },
+};
+
 describe('permissions: templates, overrides, revisions, warnings, recent changes, learning mode', () => {
   let t: TestApp;
   let admin: AdminClient;
@@ -452,6 +517,81 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       ).toBeNull();
       const ended = (await changes(`&objectId=${proxy.id}`)).find((c) => c.action === 'proxy.learning-ended');
       expect(ended).toMatchObject({ actor: 'system', objectType: 'proxy' });
+    });
+
+    it('never forwards a sensitive call of an /api/v5 service: v5 names, update segments, secret fields in schemas', async () => {
+      // Stored before the service registers, so its catalog is this description (not the fake's own).
+      await admin.put('/api/admin/v1/openapi/sonarr/v5', SONARR_V5).expect(200);
+      const sonarr = await FakeServarr.start({ type: 'sonarr', current: 'v5' });
+      try {
+        const v5 = (
+          await admin.post('/api/admin/v1/services', { baseUrl: sonarr.url, apiKey: sonarr.options.apiKey }).expect(201)
+        ).body as ServiceDto;
+        const app = (
+          await admin
+            .post('/api/admin/v1/apps', { name: 'App v5', slug: 'learner-v5', templateId: null, active: true })
+            .expect(201)
+        ).body as AppDto;
+        const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: v5.id }).expect(201))
+          .body as ProxyConnectionDto;
+        await admin
+          .post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until: new Date(t.clock.now() + 60_000).toISOString() })
+          .expect(200);
+
+        const refused: [string, string][] = [
+          ['GET', '/api/v5/settings/general'],
+          ['PUT', '/api/v5/settings/general'],
+          ['PUT', '/api/v5/settings/general/1'],
+          ['GET', '/api/v5/settings/update'],
+          ['PUT', '/api/v5/settings/update'],
+          ['PUT', '/api/v5/settings/update/1'],
+          ['GET', '/api/v5/connection'],
+          ['GET', '/api/v5/connection/1'],
+          ['POST', '/api/v5/connection'],
+          // Not in the description: refused by name all the same.
+          ['GET', '/api/v5/settings/host'],
+          ['POST', '/api/v5/connection/test'],
+          ['POST', '/api/v5/system/script'],
+          // A name no rule knows, refused for the secret (passphrase) its schema carries.
+          ['GET', '/api/v5/settings/security'],
+        ];
+        const statuses = [];
+        for (const [method, path] of refused)
+          statuses.push([method, path, (await call('learner-v5', proxy.key, method, path)).status]);
+        expect(statuses).toEqual(refused.map(([method, path]) => [method, path, 403]));
+        const reached = (path: string) => sonarr.requests.some((r) => r.url.toLowerCase().startsWith(path));
+        expect(['/api/v5/settings', '/api/v5/connection', '/api/v5/system/script'].filter(reached)).toEqual([]);
+
+        // Harmless calls are still forwarded and learned.
+        expect((await call('learner-v5', proxy.key, 'GET', '/api/v5/series')).status).toBe(200);
+        expect((await call('learner-v5', proxy.key, 'GET', '/api/v5/series/7')).status).toBe(200);
+        expect((await call('learner-v5', proxy.key, 'GET', '/api/v5/settings/ui')).status).toBe(200);
+        const learned = (await warningsOf(proxy.id)).filter((w) => w.status === 'learned');
+        expect(learned.map((w) => [w.method, w.route]).sort()).toEqual([
+          ['get', '/api/v5/series'],
+          ['get', '/api/v5/series/{id}'],
+          ['get', '/api/v5/settings/ui'],
+        ]);
+
+        // The permission catalog marks the same routes.
+        const endpoints = (await admin.get(`/api/admin/v1/proxies/${proxy.id}/endpoints`).expect(200))
+          .body as EndpointsResponse;
+        const sensitive = Object.fromEntries(endpoints.items.map((e) => [e.path, e.sensitive]));
+        expect(sensitive).toEqual({
+          '/api/v5/connection': true,
+          '/api/v5/connection/{id}': true,
+          '/api/v5/series': false,
+          '/api/v5/series/{id}': false,
+          '/api/v5/settings/general': true,
+          '/api/v5/settings/general/{id}': true,
+          '/api/v5/settings/security': true,
+          '/api/v5/settings/ui': false,
+          '/api/v5/settings/update': true,
+          '/api/v5/settings/update/{id}': true,
+        });
+      } finally {
+        await sonarr.stop();
+      }
     });
 
     it('stops on request', async () => {

@@ -2,5 +2,4 @@ export * from './lib/allowlist';
 export * from './lib/learning';
 export * from './lib/revision-summary';
 export * from './lib/route-risk';
-export * from './lib/sensitive-paths';
 export { diffGrants, effectiveAllowlist, withGrants } from '@arrbiter/shared/allowlist-rules';

@@ -86,12 +86,12 @@ export class ProxyAccess {
     const route = resolveProxyRoute(proxy.service.catalog, proxy.extraRoutes, canonical.segments, verb);
     if (route && proxy.allowlist.allows(route.shape, verb)) return { outcome: 'allowed', path: canonical.path, route };
     // Learning opens only the API and its feeds, never what hands out secrets or controls the server
-    // (the upstream's own key is one GET /config/host away): those stay refused, as ordinary warnings.
+    // (the upstream's own key is one GET /config/host away, or /settings/general in v5): by the route's
+    // name, segments and its description's schemas (`routeRisk`), those stay refused, as ordinary warnings.
     if (
       proxy.learningUntil > 0 &&
       this.clock.now() < proxy.learningUntil &&
-      mayLearn(canonical.path) &&
-      (route === undefined || mayLearn(route.path))
+      mayLearn(proxy.service.type, verb, canonical.path, route)
     )
       return { outcome: 'learned', method: verb, path: canonical.path, route };
     return { outcome: 'forbidden', method: verb, path: canonical.path, route };

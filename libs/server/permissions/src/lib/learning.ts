@@ -1,4 +1,4 @@
-import { isSensitive } from './sensitive-paths';
+import { RiskRoute, routeRisk } from './route-risk';
 
 /** The longest a proxy may stay in learning mode. */
 export const MAX_LEARNING_MS = 7 * 24 * 60 * 60 * 1000;
@@ -14,7 +14,16 @@ export function learningDeadlineProblem(until: Date, now: number): string | unde
 /** Where Servarr serves its API and its calendar feeds: the only places learning mode forwards to. */
 const LEARNABLE = /^\/(api|feed)\//;
 
-/** Whether learning mode may forward a request for `path` (a request path or a route) that the allowlist refuses. */
-export function mayLearn(path: string): boolean {
-  return LEARNABLE.test(path.toLowerCase()) && !isSensitive(path);
+/**
+ * Whether learning mode may forward `method` on `path` (a canonical request path) that the allowlist
+ * refuses, for a service of `serviceType`: only under `/api` and `/feed`, and never a sensitive call
+ * (`routeRisk`), judged on the request path and on the route it resolved to (with that route's schema
+ * rule), if any.
+ */
+export function mayLearn(serviceType: string, method: string, path: string, route?: RiskRoute): boolean {
+  return (
+    LEARNABLE.test(path.toLowerCase()) &&
+    !routeRisk(serviceType, undefined, method, path).sensitive &&
+    (route === undefined || !routeRisk(serviceType, undefined, method, route).sensitive)
+  );
 }
