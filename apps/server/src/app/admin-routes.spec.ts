@@ -73,6 +73,9 @@ describe('default-deny on admin routes, and which roles reach each', () => {
         'PUT /api/auth/password',
         'GET /api/docs/openapi.json',
         'POST /api/admin/v1/apps/:id/clone',
+        'GET /api/admin/v1/templates/pending',
+        'POST /api/admin/v1/templates/:id/pending/apply',
+        'POST /api/admin/v1/templates/:id/pending/dismiss',
         ...PUBLIC_ROUTES,
       ]),
     );
@@ -107,6 +110,18 @@ describe('default-deny on admin routes, and which roles reach each', () => {
     expect(ownerOnly.filter((r) => r.minRole !== 'owner').map(key)).toEqual([]);
     // Secrets: the proxy key's reveal is not a viewer's read.
     expect(guarded.find((r) => key(r) === 'GET /api/admin/v1/proxies/:id/key')?.minRole).toBe('editor');
+    // A template widening a sync held is applied or dismissed by an editor; anyone signed in reads it.
+    expect(
+      guarded
+        .filter((r) => r.path.includes('/templates/') && r.path.includes('pending'))
+        .map((r) => `${key(r)} ${r.minRole}`),
+    ).toEqual(
+      expect.arrayContaining([
+        'GET /api/admin/v1/templates/pending viewer',
+        'POST /api/admin/v1/templates/:id/pending/apply editor',
+        'POST /api/admin/v1/templates/:id/pending/dismiss editor',
+      ]),
+    );
     // Accounts and tokens are a person's business, never a token's.
     const managing = guarded.filter((r) => /^\/api\/admin\/v1\/(admins|tokens)(\/|$)/.test(r.path));
     expect(managing.filter((r) => !r.sessionOnly).map(key)).toEqual([]);

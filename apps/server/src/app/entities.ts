@@ -5,7 +5,7 @@ import { ProxyDefaultsEntity, ProxyEntity } from '@arrbiter/server/proxies/entit
 import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history/entities';
 import { NotificationAttemptEntity, WebhookEntity } from '@arrbiter/server/notifications/entities';
 import { ServiceEntity, ServiceHealthEntity } from '@arrbiter/server/services/entities';
-import { SettingEntity } from '@arrbiter/server/template-sync/entities';
+import { PendingTemplateChangeEntity, SettingEntity } from '@arrbiter/server/template-sync/entities';
 import { TemplateEntity } from '@arrbiter/server/templates/entities';
 import { UsageHourEntity, UsageRouteEntity } from '@arrbiter/server/usage/entities';
 import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
@@ -24,6 +24,7 @@ export const ENTITIES = [
   RevisionEntity,
   ChangeEntity,
   SettingEntity,
+  PendingTemplateChangeEntity,
   UsageHourEntity,
   UsageRouteEntity,
   WebhookEntity,

@@ -16,8 +16,10 @@ import { join, resolve } from 'node:path';
 import type {
   AllowlistResponse,
   AppDto,
+  AppliedTemplateChangeDto,
   ChangeDto,
   Page,
+  PendingTemplateChangeDto,
   ProxyConnectionDto,
   RevisionDto,
   ServiceDto,
@@ -255,7 +257,7 @@ describe('template repository sync', () => {
       expect(status.lastSync).toMatchObject({ ok: true });
     });
 
-    it('changes the allowlist of every proxy of every app using a changed template, with one template-sync revision each', async () => {
+    it('applies a removal to every proxy of every app using the template at once, and holds the addition of the same change', async () => {
       const one = await appWith('sync-one', 'homepage');
       const two = await appWith('sync-two', 'homepage');
       const other = await appWith('sync-other', 'notifiarr');
@@ -276,37 +278,218 @@ describe('template repository sync', () => {
 
       const report = await sync();
       expect({ ...preview, dryRun: false }).toEqual(report);
+      const calendar = { path: '/api/v3/calendar', method: 'get' };
+      const deleteMovie = { path: '/api/v3/movie/{id}', method: 'delete' };
       expect(report.changed).toEqual([
-        {
-          name: 'homepage',
-          blocks: [
-            {
-              serviceType: 'radarr',
-              added: [{ path: '/api/v3/movie/{id}', method: 'delete' }],
-              removed: [{ path: '/api/v3/calendar', method: 'get' }],
-            },
-          ],
-        },
+        { name: 'homepage', blocks: [{ serviceType: 'radarr', added: [], removed: [calendar] }] },
+      ]);
+      expect(report.pending).toEqual([
+        { name: 'homepage', blocks: [{ serviceType: 'radarr', added: [deleteMovie], removed: [calendar] }] },
       ]);
       expect(report.proxies.map((p) => p.appName).sort()).toEqual(['sync-one', 'sync-two']);
       for (const { proxy } of [one, two]) {
         const [latest, ...rest] = await revisions(proxy.id);
         expect(rest.map((r) => r.kind)).toEqual(['manual']);
         expect(latest).toMatchObject({ kind: 'template-sync', author: TEST_ADMIN.username, overrides: {} });
-        expect(latest.summary).toMatchObject({
-          added: [{ path: '/api/v3/movie/{id}', method: 'delete' }],
-          removed: [{ path: '/api/v3/calendar', method: 'get' }],
-        });
+        expect(latest.summary).toMatchObject({ added: [], removed: [calendar] });
       }
       expect((await revisions(other.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
-      // Enforced by the next request.
+      // Enforced by the next request: the removal at once, the addition not yet.
       expect((await call('sync-two', two.proxy.key, 'GET', '/api/v3/calendar')).status).toBe(403);
+      expect((await call('sync-two', two.proxy.key, 'DELETE', '/api/v3/movie/3')).status).toBe(403);
+
+      // An editor applies the held addition: one more template-sync revision per proxy.
+      await admin
+        .post(`/api/admin/v1/templates/${found(await template('homepage'), 'homepage').id}/pending/apply`)
+        .expect(200);
+      for (const { proxy } of [one, two]) {
+        const [latest] = await revisions(proxy.id);
+        expect(latest).toMatchObject({ kind: 'template-sync', author: TEST_ADMIN.username });
+        expect(latest.summary).toMatchObject({ added: [deleteMovie], removed: [] });
+      }
       expect((await call('sync-two', two.proxy.key, 'DELETE', '/api/v3/movie/3')).status).toBe(200);
+      expect((await call('sync-two', two.proxy.key, 'GET', '/api/v3/calendar')).status).toBe(403);
 
       const trail = ((await admin.get('/api/admin/v1/changes?objectType=template').expect(200)).body as Page<ChangeDto>)
         .items;
-      expect(trail[0]).toMatchObject({ action: 'template.synced', actor: TEST_ADMIN.username });
-      expect(trail[0].summary).toContain('1 changed');
+      expect(trail[0]).toMatchObject({ action: 'template.pending-applied', actor: TEST_ADMIN.username });
+      expect(trail[1]).toMatchObject({ action: 'template.synced', actor: TEST_ADMIN.username });
+      expect(trail[1].summary).toContain('1 changed');
+      expect(trail[1].summary).toContain('1 widening held for review');
+    });
+
+    describe('a widening of a template some app uses', () => {
+      const FILE = 'radarr/kometa.json';
+      /** Sensitive grants a repository change could slip in. */
+      const WIDER = {
+        '/api/v3/config/host': ['get', 'put'],
+        '/api/v3/command': ['get', 'post'],
+        '/api/v3/system/backup': ['get'],
+      };
+      const WIDER_GRANTS = [
+        { path: '/api/v3/command', method: 'get' },
+        { path: '/api/v3/command', method: 'post' },
+        { path: '/api/v3/config/host', method: 'get' },
+        { path: '/api/v3/config/host', method: 'put' },
+        { path: '/api/v3/system/backup', method: 'get' },
+      ];
+      let original: Record<string, string[]>;
+      let used: { app: AppDto; proxy: ProxyConnectionDto };
+      const pending = async () =>
+        (await admin.get('/api/admin/v1/templates/pending').expect(200)).body as PendingTemplateChangeDto[];
+      const effective = async (proxyId: string) =>
+        ((await admin.get(`/api/admin/v1/proxies/${proxyId}/allowlist`).expect(200)).body as AllowlistResponse)
+          .effective;
+      const commitKometa = async (block: Record<string, string[]>, message: string) => {
+        repo.write(FILE, JSON.stringify(block, null, 2));
+        await repo.commit(message);
+      };
+      const kometaId = async () => found(await template('kometa'), 'kometa').id;
+
+      beforeAll(async () => {
+        original = JSON.parse(readFileSync(join(repo.dir, FILE), 'utf8')) as Record<string, string[]>;
+        used = await appWith('held-kometa', 'kometa');
+      });
+
+      it('changes no proxy’s allowlist and holds one pending change, shown by GET pending', async () => {
+        const before = await effective(used.proxy.id);
+        await commitKometa({ ...original, ...WIDER }, 'kometa: host settings, commands, backups');
+        const report = await sync();
+        expect(report.changed.map((c) => c.name)).not.toContain('kometa');
+        expect(report.proxies).toEqual([]);
+        expect(report.pending).toEqual([
+          { name: 'kometa', blocks: [{ serviceType: 'radarr', added: WIDER_GRANTS, removed: [] }] },
+        ]);
+        expect(await effective(used.proxy.id)).toEqual(before);
+        expect(found(await template('kometa'), 'kometa').blocks['radarr']['/api/v3/config/host']).toBeUndefined();
+        expect((await revisions(used.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+        for (const [method, path] of [
+          ['GET', '/api/v3/config/host'],
+          ['POST', '/api/v3/command'],
+          ['GET', '/api/v3/system/backup'],
+        ])
+          expect((await call('held-kometa', used.proxy.key, method, path)).status).toBe(403);
+
+        const rows = await pending();
+        expect(rows).toEqual([
+          {
+            templateId: await kometaId(),
+            templateName: 'kometa',
+            blocks: [{ serviceType: 'radarr', added: WIDER_GRANTS, removed: [] }],
+            commit: report.commit,
+            detectedAt: expect.any(String) as string,
+            apps: [{ appId: used.app.id, appName: 'held-kometa' }],
+            proxies: [
+              {
+                proxyId: used.proxy.id,
+                appId: used.app.id,
+                appName: 'held-kometa',
+                serviceType: 'radarr',
+                added: WIDER_GRANTS,
+              },
+            ],
+          },
+        ]);
+
+        // Syncing the same repository again leaves the held change as it is.
+        const again = await sync();
+        expect(again.pending).toEqual([]);
+        expect(again.changed).toEqual([]);
+        expect(await pending()).toEqual(rows);
+      });
+
+      it('a newer sync replaces the pending change (one per template)', async () => {
+        await commitKometa({ ...original, '/api/v3/config/host': ['get'] }, 'kometa: host settings only');
+        const report = await sync();
+        expect(report.pending).toEqual([
+          {
+            name: 'kometa',
+            blocks: [{ serviceType: 'radarr', added: [{ path: '/api/v3/config/host', method: 'get' }], removed: [] }],
+          },
+        ]);
+        const rows = await pending();
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({
+          templateName: 'kometa',
+          commit: report.commit,
+          blocks: [{ serviceType: 'radarr', added: [{ path: '/api/v3/config/host', method: 'get' }], removed: [] }],
+        });
+        expect((await call('held-kometa', used.proxy.key, 'GET', '/api/v3/config/host')).status).toBe(403);
+      });
+
+      it('dismiss drops it, and the same change is not raised again', async () => {
+        const before = await effective(used.proxy.id);
+        await admin.post(`/api/admin/v1/templates/${await kometaId()}/pending/dismiss`).expect(204);
+        expect(await pending()).toEqual([]);
+        await admin.post(`/api/admin/v1/templates/${await kometaId()}/pending/dismiss`).expect(404);
+        await admin.post(`/api/admin/v1/templates/${await kometaId()}/pending/apply`).expect(404);
+        expect((await sync()).pending).toEqual([]);
+        expect(await pending()).toEqual([]);
+        expect(await effective(used.proxy.id)).toEqual(before);
+        expect((await revisions(used.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+      });
+
+      it('apply grants the held change to the template and its proxies, with a template-sync revision', async () => {
+        await commitKometa({ ...original, ...WIDER }, 'kometa: host settings, commands, backups again');
+        expect((await sync()).pending.map((p) => p.name)).toEqual(['kometa']);
+        const applied = (await admin.post(`/api/admin/v1/templates/${await kometaId()}/pending/apply`).expect(200))
+          .body as AppliedTemplateChangeDto;
+        expect(applied.template.blocks['radarr']).toMatchObject(WIDER);
+        expect(applied.proxies).toEqual([
+          { proxyId: used.proxy.id, appId: used.app.id, appName: 'held-kometa', added: WIDER_GRANTS, removed: [] },
+        ]);
+        expect(await effective(used.proxy.id)).toMatchObject(WIDER);
+        const [latest] = await revisions(used.proxy.id);
+        expect(latest).toMatchObject({ kind: 'template-sync', author: TEST_ADMIN.username });
+        expect(latest.summary).toMatchObject({ added: WIDER_GRANTS, removed: [] });
+        expect((await call('held-kometa', used.proxy.key, 'GET', '/api/v3/system/backup')).status).not.toBe(403);
+        expect(await pending()).toEqual([]);
+        // The template now matches the repository.
+        const again = await sync();
+        expect(again.pending).toEqual([]);
+        expect(again.changed).toEqual([]);
+      });
+
+      it('a removal applies at once', async () => {
+        const { '/api/v3/tag': _tag, ...narrower } = original;
+        await commitKometa(narrower, 'kometa: no tags, no host settings, commands or backups');
+        const report = await sync();
+        expect(report.pending).toEqual([]);
+        expect(report.changed).toEqual([
+          {
+            name: 'kometa',
+            blocks: [
+              {
+                serviceType: 'radarr',
+                added: [],
+                removed: [...WIDER_GRANTS, { path: '/api/v3/tag', method: 'get' }],
+              },
+            ],
+          },
+        ]);
+        const now = await effective(used.proxy.id);
+        expect(now['/api/v3/tag']).toBeUndefined();
+        expect(now['/api/v3/config/host']).toBeUndefined();
+        expect((await call('held-kometa', used.proxy.key, 'GET', '/api/v3/system/backup')).status).toBe(403);
+        expect(await pending()).toEqual([]);
+      });
+
+      it('an unused template takes a widening at once', async () => {
+        const postarr = JSON.parse(readFileSync(join(repo.dir, 'radarr/postarr.json'), 'utf8')) as Record<
+          string,
+          string[]
+        >;
+        expect(found(await template('postarr'), 'postarr').appCount).toBe(0);
+        repo.write('radarr/postarr.json', JSON.stringify({ ...postarr, ...WIDER }, null, 2));
+        await repo.commit('postarr: host settings, commands, backups');
+        const report = await sync();
+        expect(report.pending).toEqual([]);
+        expect(report.changed).toEqual([
+          { name: 'postarr', blocks: [{ serviceType: 'radarr', added: WIDER_GRANTS, removed: [] }] },
+        ]);
+        expect(found(await template('postarr'), 'postarr').blocks['radarr']).toMatchObject(WIDER);
+        expect(await pending()).toEqual([]);
+      });
     });
 
     it('keeps a deleted template that apps use (marked removed, access unchanged) and deletes an unused one', async () => {

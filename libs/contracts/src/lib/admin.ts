@@ -389,6 +389,41 @@ export interface TemplateSyncReport {
   problems: TemplateProblem[];
   /** Proxies whose effective allowlist changed (each gets a `template-sync` revision). */
   proxies: { proxyId: string; appId: string; appName: string; added: Grant[]; removed: Grant[] }[];
+  /**
+   * Templates some app uses whose repository version grants more: the grants they would add are held
+   * for an editor (`GET /api/admin/v1/templates/pending`), not applied; their removals are applied (in
+   * `changed`). Listed when new or different from what was held before.
+   */
+  pending: { name: string; blocks: TemplateBlockChange[] }[];
+}
+
+/**
+ * `GET /api/admin/v1/templates/pending`: a widening of a template some app uses, synced from the
+ * repository and held until an editor applies (`POST …/templates/:id/pending/apply`) or dismisses it
+ * (`POST …/templates/:id/pending/dismiss`). One per template; a newer sync replaces it.
+ */
+export interface PendingTemplateChangeDto {
+  templateId: string;
+  templateName: string;
+  /**
+   * Per service type: `added`, the grants held (what applying grants); `removed`, what the same sync
+   * took away, already applied.
+   */
+  blocks: TemplateBlockChange[];
+  /** The commit it came from (git), or null for a local directory. */
+  commit: string | null;
+  detectedAt: string;
+  /** The apps that use the template. */
+  apps: { appId: string; appName: string }[];
+  /** The proxies whose effective allowlist applying it would widen, with what each would gain. */
+  proxies: { proxyId: string; appId: string; appName: string; serviceType: string; added: Grant[] }[];
+}
+
+/** `POST /api/admin/v1/templates/:id/pending/apply` → 200: the template's new blocks are stored. */
+export interface AppliedTemplateChangeDto {
+  template: TemplateDto;
+  /** Proxies whose effective allowlist changed (each gets a `template-sync` revision). */
+  proxies: { proxyId: string; appId: string; appName: string; added: Grant[]; removed: Grant[] }[];
 }
 
 export interface SaveAsTemplateRequest {

@@ -2,3 +2,4 @@
 // files (relations) and for specs and test helpers only (eslint.config.mjs). Another domain reaches
 // this data through the module's exported service.
 export * from './lib/entities/setting.entity';
+export * from './lib/entities/pending-template-change.entity';

@@ -10,13 +10,7 @@ import {
   Logger,
   Optional,
 } from '@nestjs/common';
-import type {
-  AllowlistMap,
-  TemplateBlockChange,
-  TemplateDto,
-  TemplateProblem,
-  TemplateSyncReport,
-} from '@arrbiter/contracts';
+import type { TemplateBlockChange, TemplateDto, TemplateProblem, TemplateSyncReport } from '@arrbiter/contracts';
 import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
 import { AppsService } from '@arrbiter/server/apps';
 import { AppConfig, Clock } from '@arrbiter/server/config';
@@ -24,7 +18,7 @@ import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/serv
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { Metrics } from '@arrbiter/server/metrics';
 import { Notifier } from '@arrbiter/server/notifications';
-import { diffGrants, effectiveAllowlist, summarize } from '@arrbiter/server/permissions';
+import { diffGrants, effectiveAllowlist } from '@arrbiter/server/permissions';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { ServicesService } from '@arrbiter/server/services';
 import {
@@ -43,9 +37,9 @@ import {
   RepositoryFetchError,
 } from './repository-fetch';
 import { localDirectoryRules } from './local-directory';
+import { PendingTemplateChangesService } from './pending-template-changes.service';
 import { RepositorySettingsService } from './repository-settings.service';
-
-type Blocks = Record<string, AllowlistMap>;
+import { Blocks, sameAdditions, TemplateImpact, withoutAdditions } from './template-impact';
 
 function sameBlocks(a: Blocks, b: Blocks): boolean {
   return JSON.stringify(normaliseBlocks(a)) === JSON.stringify(normaliseBlocks(b));
@@ -75,12 +69,20 @@ interface Plan {
   deletions: TemplateRow[];
   /** One `template-sync` revision per proxy whose effective allowlist changes. */
   revisions: RevisionRecord[];
+  /** Widenings of templates in use to hold (new or replacing what was held), by template id. */
+  hold: Map<string, TemplateBlockChange[]>;
+  /** Templates whose held change goes: applied in full, gone from the repository, or no longer a widening. */
+  dropHeld: string[];
 }
 
 /**
  * Template repository sync: fetch, validate every file, diff against the stored
  * templates, apply in one transaction with a `template-sync` revision for each proxy whose effective
  * allowlist changes, and report. A dry run computes the same report and writes nothing.
+ *
+ * A synced change never grants anything by itself to a template some app uses: the grants it would
+ * add are held for an editor (`PendingTemplateChangesService`), one held change per template, replaced
+ * by a newer sync; its removals, and every change to a template no app uses, apply at once.
  */
 @Injectable()
 export class TemplateSyncService {
@@ -98,6 +100,8 @@ export class TemplateSyncService {
     private readonly services: ServicesService,
     private readonly revisions: RevisionsService,
     private readonly audit: ChangesService,
+    private readonly pending: PendingTemplateChangesService,
+    private readonly impact: TemplateImpact,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly notifier: Notifier,
@@ -194,9 +198,15 @@ export class TemplateSyncService {
       unchanged: 0,
       problems,
       proxies: [],
+      pending: [],
     };
     const upserts = new Map<string, Blocks>();
     const changedBlocks = new Map<string, { before: Blocks; after: Blocks }>();
+    const hold = new Map<string, TemplateBlockChange[]>();
+    const dropHeld: string[] = [];
+    const held = await this.pending.stored();
+    const gone = [...repository.values()].filter((t) => !incoming.has(t.name));
+    const used = await this.usedTemplateIds([...repository.values()].map((t) => t.id));
     for (const [name, blocks] of incoming) {
       if (local.has(name)) {
         problems.push({ file: `*/${name}.json`, reason: 'a local template has this name: the local one is kept' });
@@ -206,29 +216,56 @@ export class TemplateSyncService {
       if (!known) {
         report.added.push(name);
         upserts.set(name, blocks);
-      } else if (!sameBlocks(known.blocks, blocks) || known.removed) {
-        report.changed.push({ name, blocks: blockChanges(known.blocks, blocks) });
-        upserts.set(name, blocks);
-        changedBlocks.set(known.id, { before: known.blocks, after: blocks });
-      } else {
+        continue;
+      }
+      // A template in use takes what the repository removes at once; what it adds waits for an editor.
+      const diff = blockChanges(known.blocks, blocks);
+      const widens = used.has(known.id) && diff.some((change) => change.added.length > 0);
+      const applied = widens ? withoutAdditions(blocks, diff, known.blocks) : blocks;
+      const before = held.get(known.id);
+      let holding = false;
+      if (widens) {
+        // The same additions as held (or dismissed) before: left as they are.
+        if (!before || !sameAdditions(before.blocks, diff)) {
+          hold.set(known.id, diff);
+          report.pending.push({ name, blocks: diff });
+          holding = true;
+        }
+      } else if (before) {
+        dropHeld.push(known.id);
+      }
+      if (!sameBlocks(known.blocks, applied) || known.removed) {
+        report.changed.push({ name, blocks: blockChanges(known.blocks, applied) });
+        upserts.set(name, applied);
+        changedBlocks.set(known.id, { before: known.blocks, after: applied });
+      } else if (!holding) {
         report.unchanged += 1;
       }
     }
-    const gone = [...repository.values()].filter((t) => !incoming.has(t.name));
-    const used = await this.usedTemplateIds(gone.map((t) => t.id));
     const markRemoved = gone.filter((t) => used.has(t.id));
     const deletions = gone.filter((t) => !used.has(t.id));
+    for (const template of markRemoved) if (held.has(template.id)) dropHeld.push(template.id);
     report.keptRemoved = markRemoved.map((t) => t.name);
     report.deleted = deletions.map((t) => t.name);
-    const affected = await this.affectedProxies(changedBlocks);
+    const affected = await this.impact.of(changedBlocks);
     report.proxies = affected.map(({ change }) => change);
-    return { report, upserts, markRemoved, deletions, revisions: affected.map(({ revision }) => revision) };
+    return {
+      report,
+      upserts,
+      markRemoved,
+      deletions,
+      revisions: affected.map(({ revision }) => revision),
+      hold,
+      dropHeld,
+    };
   }
 
   private async apply(plan: Plan, actor: string): Promise<void> {
     await this.templates.upsertRepositoryTemplates(plan.upserts);
     await this.templates.markRemoved(plan.markRemoved.map((t) => t.id));
     await this.templates.deleteUnused(plan.deletions.map((t) => t.id));
+    await this.pending.drop(plan.dropHeld);
+    for (const [templateId, blocks] of plan.hold) await this.pending.hold(templateId, blocks, plan.report.commit);
     for (const revision of plan.revisions) await this.revisions.record({ ...revision, author: actor });
     await this.audit.record({
       actor,
@@ -239,45 +276,6 @@ export class TemplateSyncService {
     });
   }
 
-  /** The proxies whose effective allowlist the changed templates change, with what they gain and lose. */
-  private async affectedProxies(
-    changed: Map<string, { before: Blocks; after: Blocks }>,
-  ): Promise<{ change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[]> {
-    if (changed.size === 0) return [];
-    const apps = await this.apps.ofTemplates([...changed.keys()]);
-    if (apps.length === 0) return [];
-    const proxies = await this.proxies.ofApps(apps.map((a) => a.id));
-    const services = await this.services.byIds(proxies.map((p) => p.serviceId));
-    const appsById = new Map(apps.map((a) => [a.id, a]));
-    const result: { change: TemplateSyncReport['proxies'][number]; revision: RevisionRecord }[] = [];
-    for (const proxy of proxies) {
-      const app = appsById.get(proxy.appId);
-      const service = services.get(proxy.serviceId);
-      const blocks = app?.templateId ? changed.get(app.templateId) : undefined;
-      if (!app || !service || !blocks) continue;
-      const summary = summarize('template-sync', {
-        effectiveBefore: effectiveAllowlist(blocks.before[service.type] ?? {}, proxy.overrides),
-        effectiveAfter: effectiveAllowlist(blocks.after[service.type] ?? {}, proxy.overrides),
-        activeBefore: proxy.active,
-        activeAfter: proxy.active,
-      });
-      const { added, removed } = summary;
-      if (added.length === 0 && removed.length === 0) continue;
-      result.push({
-        change: { proxyId: proxy.id, appId: app.id, appName: app.name, added, removed },
-        revision: {
-          proxyId: proxy.id,
-          kind: 'template-sync',
-          overrides: proxy.overrides,
-          active: proxy.active,
-          author: '',
-          summary,
-        },
-      });
-    }
-    return result;
-  }
-
   private async usedTemplateIds(ids: string[]): Promise<Set<string>> {
     return new Set((await this.apps.ofTemplates(ids)).map((a) => a.templateId as string));
   }
@@ -285,7 +283,11 @@ export class TemplateSyncService {
   /** `template-sync.changed` when a sync added, changed or deleted templates, or changed allowlists. */
   private notifyChanged(report: TemplateSyncReport, actor: string): void {
     const changed = report.changed.map((c) => c.name);
-    if (report.added.length + changed.length + report.deleted.length + report.proxies.length === 0) return;
+    if (
+      report.added.length + changed.length + report.deleted.length + report.proxies.length + report.pending.length ===
+      0
+    )
+      return;
     this.notifier.raise({
       type: 'template-sync.changed',
       added: report.added,
@@ -321,6 +323,9 @@ export class TemplateSyncService {
     ];
     const tail = [
       report.proxies.length > 0 ? `${report.proxies.length} proxies' allowlists changed` : '',
+      report.pending.length > 0
+        ? `${report.pending.length} widening${report.pending.length === 1 ? '' : 's'} held for review`
+        : '',
       report.problems.length > 0 ? `${report.problems.length} files skipped` : '',
       report.commit ? `commit ${report.commit.slice(0, 12)}` : '',
     ].filter(Boolean);

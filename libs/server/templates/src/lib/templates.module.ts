@@ -6,7 +6,8 @@ import { TemplatesService } from './templates.service';
 
 /**
  * Templates: named grant blocks per service type that apps inherit. Needs a `TemplateAppCounts`
- * provider, which the apps module makes available (globally).
+ * provider, which the apps module makes available (globally), and a `PendingTemplateChanges` provider,
+ * which the template-sync module makes available (globally).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([TemplateEntity])],

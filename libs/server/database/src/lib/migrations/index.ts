@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { PendingTemplateChanges1795814356407 } from './1795814356407-PendingTemplateChanges';
 import { AdminStaff1795494715492 } from './1795494715492-AdminStaff';
 import { NotificationsAndServiceHealth1795494099845 } from './1795494099845-NotificationsAndServiceHealth';
 import { ProxyPreviousKey1795493737084 } from './1795493737084-ProxyPreviousKey';
@@ -24,4 +25,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ProxyPreviousKey1795493737084,
   NotificationsAndServiceHealth1795494099845,
   AdminStaff1795494715492,
+  PendingTemplateChanges1795814356407,
 ];
