@@ -28,6 +28,43 @@ async function receiver(
 
 const message = { headers: { 'Content-Type': 'application/json' }, body: '{"hello":"world"}' };
 
+/** The ways a receiver may write a secret back: as is, re-cased, percent-encoded, base64 and base64url. */
+const ENCODINGS: Record<string, (value: string) => string> = {
+  raw: (v) => v,
+  lower: (v) => v.toLowerCase(),
+  upper: (v) => v.toUpperCase(),
+  percent: (v) => encodeURIComponent(v),
+  'percent, every byte': (v) => [...Buffer.from(v)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+  base64: (v) => Buffer.from(v).toString('base64'),
+  base64url: (v) => Buffer.from(v).toString('base64url'),
+  'base64, lower': (v) => Buffer.from(v).toString('base64').toLowerCase(),
+};
+
+/** Secrets of a webhook URL: user, password, a token path segment, a query value. */
+const USER = 'hook-User7';
+const PASSWORD = 'P@ss:W0rd+/Key=';
+const TOKEN = 'TokEn_Secret-AbcdEFGH12345678';
+const QUERY_TOKEN = 'Qv+Secret/Value=9';
+const BASIC = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+const SECRETS: Record<string, string> = {
+  user: USER,
+  password: PASSWORD,
+  'user:password': `${USER}:${PASSWORD}`,
+  'path token': TOKEN,
+  'query value': QUERY_TOKEN,
+  authorization: `Basic ${BASIC}`,
+  'authorization token': BASIC,
+};
+
+/** Every encoding of every secret found in `text` (compared case-insensitively), as `secret/encoding`. */
+function revealed(text: string): string[] {
+  return Object.entries(SECRETS).flatMap(([name, secret]) =>
+    Object.entries(ENCODINGS)
+      .filter(([, encode]) => text.toLowerCase().includes(encode(secret).toLowerCase()))
+      .map(([encoding]) => `${name}/${encoding}`),
+  );
+}
+
 describe(sendWebhook.name, () => {
   const servers: Server[] = [];
   afterEach(async () => {
@@ -96,9 +133,73 @@ describe(sendWebhook.name, () => {
       ok: false,
       httpStatus: 302,
       retryable: false,
-      error: 'answered 302, a redirect to another host: not followed',
+      error: 'answered 302, a redirect to another origin (scheme, host or port): not followed',
     });
     expect(other.received).toHaveLength(0);
+  });
+
+  it('never shows a secret of the URL or of its Authorization, in any encoding, when a receiver echoes it', async () => {
+    let echo = (_req: IncomingMessage) => '';
+    const r = await start((req, res) => res.writeHead(401).end(`{"error":"denied","got":"${echo(req)}"}`));
+    const url = `http://${encodeURIComponent(USER)}:${encodeURIComponent(PASSWORD)}@${new URL(r.url).host}/hooks/123/${TOKEN}?auth=${encodeURIComponent(QUERY_TOKEN)}`;
+    /** What the receiver got, as it would read it. */
+    const got: Record<string, (req: IncomingMessage) => string> = {
+      ...Object.fromEntries(Object.entries(SECRETS).map(([name, secret]) => [name, () => secret])),
+      authorization: (req) => req.headers.authorization ?? '',
+      'authorization token': (req) => (req.headers.authorization ?? '').replace(/^Basic /, ''),
+      'the path and query': (req) => req.url ?? '',
+    };
+    const shown: string[] = [];
+    for (const [what, read] of Object.entries(got)) {
+      for (const [encoding, encode] of Object.entries(ENCODINGS)) {
+        echo = (req) => encode(read(req));
+        const outcome = await sendWebhook(url, message);
+        expect(outcome).toMatchObject({ ok: false, httpStatus: 401 });
+        expect(outcome.error).toMatch(/^HTTP 401: \{"error":"denied","got":"/);
+        shown.push(...revealed(outcome.error ?? '').map((leak) => `${what} echoed ${encoding}: ${leak}`));
+      }
+    }
+    expect(shown).toEqual([]);
+    expect(r.received[0].headers.authorization).toBe(`Basic ${BASIC}`);
+  });
+
+  it('never follows a redirect to another origin (another port or scheme of the same host) with credentials', async () => {
+    const other = await start((_req, res) => res.writeHead(200).end());
+    const r = await start((req, res) => {
+      const port = new URL(r.url).port;
+      if (req.url === '/port') res.writeHead(302, { Location: `${other.url}/x` }).end();
+      else if (req.url === '/scheme') res.writeHead(307, { Location: `https://127.0.0.1:${port}/x` }).end();
+      else if (req.url === '/same') res.writeHead(307, { Location: `http://127.0.0.1:${port}/kept` }).end();
+      else res.writeHead(200).end();
+    });
+    const host = new URL(r.url).host;
+    const withCredentials = (path: string) => `http://${USER}:${encodeURIComponent(PASSWORD)}@${host}${path}`;
+    for (const [path, status] of [
+      ['/port', 302],
+      ['/scheme', 307],
+    ] as const) {
+      expect(await sendWebhook(withCredentials(path), message)).toEqual({
+        ok: false,
+        httpStatus: status,
+        retryable: false,
+        error: `answered ${status}, a redirect to another origin (scheme, host or port): not followed`,
+      });
+    }
+    // Without credentials in the URL, neither (a receiver's token may be its path).
+    expect(await sendWebhook(`${r.url}/port`, message)).toMatchObject({ ok: false, httpStatus: 302 });
+    expect(other.received).toEqual([]);
+    expect(r.received.map((x) => x.url)).toEqual(['/port', '/scheme', '/port']);
+
+    // The same origin keeps them.
+    expect(await sendWebhook(withCredentials('/same'), message)).toEqual({
+      ok: true,
+      httpStatus: 200,
+      retryable: false,
+    });
+    expect(r.received.slice(-2).map((x) => [x.url, x.headers.authorization])).toEqual([
+      ['/same', `Basic ${BASIC}`],
+      ['/kept', `Basic ${BASIC}`],
+    ]);
   });
 
   it('gives up on a receiver that does not answer in time, and on one that cannot be reached', async () => {

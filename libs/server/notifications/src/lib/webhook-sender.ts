@@ -3,7 +3,7 @@ import { requestTarget, safeErrorText } from './webhook-url';
 
 /** How long one attempt may take, answer included. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
-/** Redirects followed, and only to the same host. */
+/** Redirects followed, and only within the webhook's origin. */
 const MAX_REDIRECTS = 3;
 /** What is read of an error answer (the rest is never read). */
 const ERROR_BODY_BYTES = 1024;
@@ -54,15 +54,17 @@ async function readStart(response: Response, max: number): Promise<string> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+  // A character cut at the end is left out (it would read as U+FFFD, hiding what it ends).
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, max), { stream: true });
 }
 
 const retryableStatus = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
 
 /**
- * POSTs a message to a webhook once: a time-out on the whole exchange, redirects followed only to the
- * same host (never from https to http), credentials in the URL sent as Basic authorization, and of an
- * error answer only its first KiB read, for a short error line that never shows the URL.
+ * POSTs a message to a webhook once: a time-out on the whole exchange, redirects followed only within
+ * the webhook's origin (scheme, host and port: another port or scheme is another origin, which would
+ * get the Authorization and the body), credentials in the URL sent as Basic authorization, and of an
+ * error answer only its first KiB read, for a short error line that never shows the URL or a secret.
  */
 export async function sendWebhook(
   webhookUrl: string,
@@ -77,10 +79,11 @@ export async function sendWebhook(
   const signal = AbortSignal.any(signals);
   const headers: Record<string, string> = { ...message.headers, 'User-Agent': USER_AGENT };
   if (target.authorization) headers['Authorization'] = target.authorization;
-  const fail = (outcome: Omit<AttemptOutcome, 'ok' | 'error'>, error: string): AttemptOutcome => ({
+  /** `error`: Arrbiter's own words, then `detail`: what the receiver or the network said, masked. */
+  const fail = (outcome: Omit<AttemptOutcome, 'ok' | 'error'>, error: string, detail = ''): AttemptOutcome => ({
     ok: false,
     ...outcome,
-    error: safeErrorText(error, webhookUrl),
+    error: safeErrorText(detail, webhookUrl, error),
   });
 
   let url = target.url;
@@ -89,7 +92,7 @@ export async function sendWebhook(
     try {
       response = await fetch(url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal });
     } catch (error) {
-      return fail({ retryable: true }, networkError(error, timeoutMs));
+      return fail({ retryable: true }, '', networkError(error, timeoutMs));
     }
     const status = response.status;
     if (status >= 300 && status < 400) {
@@ -100,14 +103,10 @@ export async function sendWebhook(
       } catch {
         next = undefined;
       }
-      const sameHost =
-        next !== undefined &&
-        next.hostname === first.hostname &&
-        (next.protocol === 'https:' || (next.protocol === 'http:' && first.protocol === 'http:'));
-      if (!next || !sameHost)
+      if (!next || next.origin !== first.origin)
         return fail(
           { retryable: false, httpStatus: status },
-          `answered ${status}, a redirect to another host: not followed`,
+          `answered ${status}, a redirect to another origin (scheme, host or port): not followed`,
         );
       if (hop >= MAX_REDIRECTS) return fail({ retryable: false, httpStatus: status }, 'too many redirects');
       next.username = '';
@@ -131,7 +130,8 @@ export async function sendWebhook(
         httpStatus: status,
         retryAfterMs: retryAfterMs(response.headers.get('retry-after'), Date.now()),
       },
-      `HTTP ${status}${text.trim() ? `: ${text}` : ''}`,
+      `HTTP ${status}${text.trim() ? ': ' : ''}`,
+      text.trim() ? text : '',
     );
   }
 }

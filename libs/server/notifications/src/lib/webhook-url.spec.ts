@@ -1,4 +1,4 @@
-import { maskWebhookUrl, requestTarget, safeErrorText, webhookUrlProblem } from './webhook-url';
+import { MASK, maskWebhookUrl, requestTarget, safeErrorText, webhookUrlProblem } from './webhook-url';
 
 const DISCORD = 'https://discord.com/api/webhooks/1234567890123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdefghij';
 
@@ -61,5 +61,35 @@ describe(safeErrorText.name, () => {
     );
     expect(query).toBe('bad auth … for … …');
     expect(safeErrorText('x'.repeat(1000), DISCORD)).toHaveLength(300);
+  });
+
+  const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdefghij';
+
+  it('finds a secret base64-encoded inside a longer text, at any of the three alignments', () => {
+    for (const lead of ['', 'x', 'xy', 'xyz']) {
+      const document = `${lead}{"webhook":"${TOKEN}","ok":false}`;
+      for (const encoded of [Buffer.from(document).toString('base64'), Buffer.from(document).toString('base64url')]) {
+        const text = safeErrorText(`HTTP 400: ${encoded}`, DISCORD);
+        // No run of it decodes to a part of the token longer than the two bytes at each edge.
+        const decoded = text
+          .split(MASK)
+          .flatMap((run) =>
+            [0, 1, 2, 3].map((skip) =>
+              Buffer.from(run.replace(/^HTTP 400: /, '').slice(skip), 'base64').toString('latin1'),
+            ),
+          )
+          .join('|');
+        expect([lead, encoded, decoded]).toEqual([lead, encoded, expect.not.stringContaining(TOKEN.slice(2, 8))]);
+        expect(decoded).not.toContain(TOKEN.slice(-8, -2));
+      }
+    }
+  });
+
+  it('masks the start of a secret where the text was cut, and never its own words', () => {
+    expect(safeErrorText(`denied: ${TOKEN.slice(0, 12)}`, DISCORD)).toBe('denied: …');
+    expect(safeErrorText(`denied: ${Buffer.from(TOKEN).toString('base64').slice(0, 20)}`, DISCORD)).toBe('denied: …');
+    expect(safeErrorText('webhooks said no', DISCORD, 'answered 302, api/webhooks: ')).toBe(
+      'answered 302, api/webhooks: … said no',
+    );
   });
 });
