@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
@@ -216,6 +218,106 @@ describe('notifications: webhook settings, events and delivery', () => {
       });
       await admin.post(`${SETTINGS}/not-a-uuid/test`).expect(400);
       await save([]);
+    });
+
+    it('shows a viewer no secret of the URL or its Authorization in any encoding, whatever a receiver echoes', async () => {
+      const user = 'hook-User7';
+      const password = 'P@ss:W0rd+/Key=';
+      const query = 'Qv+Secret/Value=9';
+      const basic = Buffer.from(`${user}:${password}`).toString('base64');
+      const secrets: Record<string, string> = {
+        user,
+        password,
+        'user:password': `${user}:${password}`,
+        'path token': TOKEN,
+        'query value': query,
+        authorization: `Basic ${basic}`,
+        'authorization token': basic,
+      };
+      const encodings: Record<string, (value: string) => string> = {
+        raw: (v) => v,
+        lower: (v) => v.toLowerCase(),
+        upper: (v) => v.toUpperCase(),
+        percent: (v) => encodeURIComponent(v),
+        base64: (v) => Buffer.from(v).toString('base64'),
+        base64url: (v) => Buffer.from(v).toString('base64url'),
+      };
+      // Echoes one secret in one encoding per request, as it got it (the header, the path, the query).
+      const modes = Object.keys(secrets).flatMap((secret) =>
+        Object.keys(encodings).map((encoding) => ({ secret, encoding })),
+      );
+      let next = 0;
+      const echo = createServer((req, res) => {
+        const mode = modes[next % modes.length];
+        next += 1;
+        const url = new URL(req.url ?? '/', 'http://receiver');
+        const auth = req.headers.authorization ?? '';
+        const got: Record<string, string> = {
+          ...secrets,
+          authorization: auth,
+          'authorization token': auth.replace(/^Basic /, ''),
+          'path token': url.pathname.split('/').pop() ?? '',
+          'query value': url.searchParams.get('auth') ?? '',
+        };
+        res.writeHead(401).end(`{"error":"denied","got":"${encodings[mode.encoding](got[mode.secret])}"}`);
+      });
+      await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+      const viewer = { username: 'vera-notify', password: 'viewer passphrase 1' };
+      await admin.post('/api/admin/v1/admins', { ...viewer, role: 'viewer' }).expect(201);
+      const cookie = await t.signIn(viewer);
+      try {
+        const host = `127.0.0.1:${(echo.address() as AddressInfo).port}`;
+        const url = `http://${user}:${encodeURIComponent(password)}@${host}/hooks/123/${TOKEN}?auth=${encodeURIComponent(query)}`;
+        const [hook] = (await save([{ url, format: 'json', events: [], enabled: true }])).webhooks;
+        const answers: string[] = [];
+        for (let i = 0; i < modes.length; i += 1)
+          answers.push(JSON.stringify((await admin.post(`${SETTINGS}/${hook.id}/test`).expect(200)).body));
+        const listed = (await t.http.get(`${SETTINGS}/${hook.id}/attempts?limit=200`).set('Cookie', cookie).expect(200))
+          .body as Page<NotificationAttemptDto>;
+        expect(listed.items).toHaveLength(modes.length);
+        expect(
+          listed.items.every((a) => a.status === 'failed' && a.error?.startsWith('HTTP 401: {"error":"denied"')),
+        ).toBe(true);
+        const shown = [JSON.stringify(listed), ...answers].join('\n').toLowerCase();
+        const leaks = Object.entries(secrets).flatMap(([name, secret]) =>
+          Object.entries(encodings)
+            .filter(([, encode]) => shown.includes(encode(secret).toLowerCase()))
+            .map(([encoding]) => `${name} ${encoding}`),
+        );
+        expect(leaks).toEqual([]);
+      } finally {
+        echo.closeAllConnections();
+        await new Promise((done) => echo.close(done));
+        await save([]);
+      }
+    });
+
+    it('never follows a redirect to another port of the same host with the Authorization', async () => {
+      // The other port: a receiver that would record the Authorization.
+      const other = await WebhookReceiver.start();
+      const seen: (string | undefined)[] = [];
+      const moved = createServer((req, res) => {
+        seen.push(req.headers.authorization);
+        res.writeHead(302, { Location: `${other.url}/moved` }).end();
+      });
+      await new Promise<void>((done) => moved.listen(0, '127.0.0.1', done));
+      try {
+        const url = `http://hook-user:s3cret-pass@127.0.0.1:${(moved.address() as AddressInfo).port}/moved`;
+        const [hook] = (await save([{ url, format: 'json', events: [], enabled: true }])).webhooks;
+        const test = (await admin.post(`${SETTINGS}/${hook.id}/test`).expect(200)).body as NotificationAttemptDto;
+        expect(test).toMatchObject({
+          status: 'failed',
+          httpStatus: 302,
+          error: 'answered 302, a redirect to another origin (scheme, host or port): not followed',
+        });
+        expect(seen).toEqual([`Basic ${Buffer.from('hook-user:s3cret-pass').toString('base64')}`]);
+        expect(other.received).toEqual([]);
+      } finally {
+        moved.closeAllConnections();
+        await new Promise((done) => moved.close(done));
+        await other.stop();
+        await save([]);
+      }
     });
   });
 
