@@ -12,7 +12,7 @@ import { FakeServarr, freePort } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { OidcProvider, startOidcProvider } from '../support/oidc-provider';
 import { ServerProcess, startServer } from '../support/server-process';
-import { signInAtProvider, step } from '../support/sso-flow';
+import { continueAtProvider, CookieJar, signInAtProvider, step } from '../support/sso-flow';
 
 const OWNER = { ADMIN_USERNAME: 'olivia', ADMIN_PASSWORD: 'owner passphrase for e2e' };
 
@@ -237,7 +237,14 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
       database = await createTestDatabase();
       await start(
         {},
-        { alice: { groups: ['family', 'arr-staff'] }, bob: { groups: ['arr-staff'] }, carol: { groups: [] } },
+        {
+          alice: { groups: ['family', 'arr-staff'] },
+          bob: { groups: ['arr-staff'] },
+          carol: { groups: [] },
+          // Someone at the provider who calls themselves the owner, and the owner's own identity there.
+          mallory: { preferred_username: 'olivia', groups: ['family'] },
+          'olivia-at-idp': { groups: ['family'] },
+        },
       );
       await owner.request('POST', '/api/admin/v1/admins', { username: 'alice', role: 'viewer' });
       await owner.request('POST', '/api/admin/v1/admins', { username: 'carol', role: 'editor' });
@@ -300,6 +307,51 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
     it('refuses an account whose claim maps to no role (no OIDC_DEFAULT_ROLE)', async () => {
       const done = await finish(await signInAtProvider(server.url, 'carol'));
       expect(done).toEqual({ status: 302, location: '/sign-in?sso=no-role', session: undefined });
+    });
+
+    it('never links an identity to the password-holding owner by its name, nor demotes them', async () => {
+      const done = await finish(await signInAtProvider(server.url, 'mallory'));
+      expect(done).toEqual({ status: 302, location: '/sign-in?sso=link-required', session: undefined });
+      const accounts = await owner.request<AdminAccountDto[]>('GET', '/api/admin/v1/admins');
+      expect(accounts.find((a) => a.username === 'olivia')).toMatchObject({ role: 'owner', sso: false });
+    });
+
+    it('lets the owner link their own account (password again), refuses a demoting sign-in, and unlinks', async () => {
+      const link = (password: string) =>
+        fetch(`${server.url}/api/auth/oidc/link`, {
+          method: 'POST',
+          headers: {
+            cookie: owner.cookieHeader,
+            origin: AdminHttpClient.origin(server),
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ password }),
+        });
+      expect((await link('not the password')).status).toBe(403);
+      const started = await link(OWNER.ADMIN_PASSWORD);
+      expect(started.status).toBe(200);
+      const { redirectTo } = (await started.json()) as { redirectTo: string };
+      const jar = new CookieJar();
+      jar.store(server.url, started);
+      const flow = await continueAtProvider(jar, server.url, new URL(redirectTo), 'olivia-at-idp');
+      const linked = await finish(flow);
+      expect(linked).toEqual({ status: 302, location: '/account?sso=linked', session: undefined });
+      const accounts = await owner.request<AdminAccountDto[]>('GET', '/api/admin/v1/admins');
+      const olivia = accounts.find((a) => a.username === 'olivia');
+      expect(olivia).toMatchObject({ role: 'owner', sso: true });
+
+      // The identity is olivia's now; its claim (family: viewer) would demote the last owner: refused.
+      const demoting = await finish(await signInAtProvider(server.url, 'olivia-at-idp'));
+      expect(demoting).toEqual({ status: 302, location: '/sign-in?sso=last-owner', session: undefined });
+      expect(
+        (await owner.request<AdminAccountDto[]>('GET', '/api/admin/v1/admins')).find((a) => a.id === olivia?.id),
+      ).toMatchObject({ role: 'owner', sso: true });
+
+      await owner.request('DELETE', `/api/admin/v1/admins/${olivia?.id}/sso`);
+      const after = await owner.request<AdminAccountDto[]>('GET', '/api/admin/v1/admins');
+      expect(after.find((a) => a.id === olivia?.id)).toMatchObject({ role: 'owner', sso: false });
+      const unlinked = await finish(await signInAtProvider(server.url, 'olivia-at-idp'));
+      expect(unlinked.location).toBe('/sign-in?sso=no-account');
     });
 
     it('never logs a token, code or the client secret', async () => {

@@ -67,7 +67,19 @@ export async function signInAtProvider(serverUrl: string, login: string): Promis
   const jar = new CookieJar();
   const start = await step(jar, `${serverUrl}/api/auth/oidc/login`);
   if (start.status !== 302) throw new Error(`the login route answered ${start.status}`);
-  const authorizationUrl = new URL(location(start, serverUrl));
+  return continueAtProvider(jar, serverUrl, new URL(location(start, serverUrl)), login);
+}
+
+/**
+ * The provider's half of a flow Arrbiter began (its state cookie in `jar`, the browser sent to
+ * `authorizationUrl`): `login` signs in at the provider, which redirects back. Stops before the callback.
+ */
+export async function continueAtProvider(
+  jar: CookieJar,
+  serverUrl: string,
+  authorizationUrl: URL,
+  login: string,
+): Promise<SsoFlow> {
   const stateCookie = jar.get(serverUrl, 'arrbiter_oidc');
   const toInteraction = await step(jar, authorizationUrl.href);
   const interaction = location(toInteraction, authorizationUrl.href);

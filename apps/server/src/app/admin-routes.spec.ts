@@ -21,6 +21,7 @@ const PUBLIC_ROUTES = new Set([
 /** Writes a viewer may make: to their own account (password, sessions, their own viewer tokens). */
 const OWN_ACCOUNT_WRITES = new Set([
   'PUT /api/auth/password',
+  'POST /api/auth/oidc/link',
   'DELETE /api/auth/sessions/:id',
   'POST /api/admin/v1/tokens',
   'DELETE /api/admin/v1/tokens/:id',
@@ -69,6 +70,8 @@ describe('default-deny on admin routes, and which roles reach each', () => {
         'GET /api/admin/v1/warnings',
         'PUT /api/admin/v1/openapi/:serviceType/:apiVersion',
         'POST /api/admin/v1/admins',
+        'DELETE /api/admin/v1/admins/:id/sso',
+        'POST /api/auth/oidc/link',
         'POST /api/admin/v1/tokens',
         'PUT /api/auth/password',
         'GET /api/docs/openapi.json',

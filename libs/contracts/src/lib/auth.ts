@@ -30,6 +30,16 @@ export interface ChangePasswordRequest {
   newPassword: string;
 }
 
+/** `POST /api/auth/oidc/link` body: the caller's password again, to link their account to single sign-on. */
+export interface SsoLinkRequest {
+  password: string;
+}
+
+/** `POST /api/auth/oidc/link` response: where the browser goes to sign in at the provider. */
+export interface SsoLinkResponse {
+  redirectTo: string;
+}
+
 /** One of the caller's sessions (`GET /api/auth/sessions`). */
 export interface AuthSessionDto {
   id: string;

@@ -7,7 +7,7 @@ import { AppConfig } from '@arrbiter/server/config';
 import { ADMIN_ROLES_LOCK } from '@arrbiter/server/database';
 import { ChangesService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
-import { Repository } from 'typeorm';
+import { Not, Repository } from 'typeorm';
 import { CreateAdminDto, UpdateAdminDto } from './dto/admin.dto';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
@@ -17,12 +17,23 @@ import { AdminPrincipal, highestRole } from '@arrbiter/server/access';
 /** Usernames, as stored (lower case). */
 export const USERNAME_PATTERN = /^[a-z0-9._@-]{1,64}$/;
 
-/** Why single sign-on let someone in at the provider but not here (the sign-in page explains each). */
-export type SsoRefusalReason = 'no-account' | 'no-role' | 'conflict' | 'invalid-username';
+/**
+ * Why single sign-on let someone in at the provider but not here (the sign-in page explains each):
+ * `link-required`, an account of that name has a password or is an owner, so it is linked only by an
+ * explicit act (its own, signed in with its password, or an owner's); `last-owner`, the role claim
+ * would demote the last owner.
+ */
+export type SsoRefusalReason =
+  | 'no-account'
+  | 'no-role'
+  | 'conflict'
+  | 'invalid-username'
+  | 'link-required'
+  | 'last-owner';
 
 export class SsoRefusal extends Error {
   constructor(
-    readonly reason: SsoRefusalReason,
+    readonly reason: SsoRefusalReason | 'failed',
     message: string,
   ) {
     super(message);
@@ -30,11 +41,13 @@ export class SsoRefusal extends Error {
   }
 }
 
-/** Who the OpenID provider says signed in. */
+/** Who the OpenID provider says signed in: the identity is (issuer, subject), nothing else. */
 export interface SsoIdentity {
+  /** The ID token's `iss` (the discovered issuer). */
+  issuer: string;
   /** The provider's `sub`. */
   subject: string;
-  /** From `preferred_username` (else `email`), lower-cased. */
+  /** From `preferred_username` (else a verified `email`), lower-cased: only to find an account to link. */
   username: string | undefined;
   /** The role claim's value(s). */
   roleValues: readonly string[];
@@ -132,10 +145,15 @@ export class AccountsService {
   }
 
   /**
-   * The account a single sign-on identity signs in to: found by its subject, else by its username (and
-   * linked to the subject then), else created when `OIDC_AUTO_CREATE` is on. With `OIDC_ROLE_MAP` set,
-   * the role comes from the claim at every sign-in (the highest mapped value, else `OIDC_DEFAULT_ROLE`,
-   * else refused); without it, an existing account keeps its role.
+   * The account a single sign-on identity signs in to: the one bound to its (issuer, subject); else
+   * the account of its username when an owner made that one for single sign-on (no password, not an
+   * owner, never linked: it is linked then), else a new one when `OIDC_AUTO_CREATE` is on. An account
+   * with a password or an owner is never linked by its name (`link-required`): its holder links it
+   * (`linkSso`), signed in with the password. The one exception is the first owner that
+   * `ADMIN_USERNAME` names with `PASSWORD_SIGN_IN=false`: the operator made it for single sign-on.
+   * With `OIDC_ROLE_MAP` set, the role comes from the claim at every sign-in (the highest mapped value,
+   * else `OIDC_DEFAULT_ROLE`, else refused); a claim that would demote the last owner is refused
+   * (`last-owner`), never answered with owner. Without the map, an existing account keeps its role.
    */
   async signInWithSso(identity: SsoIdentity): Promise<AdminUserEntity> {
     const oidc = this.config.oidc;
@@ -144,13 +162,13 @@ export class AccountsService {
     const claimRole: AdminRole | undefined = mapped ?? oidc.defaultRole;
     return this.txHost.withTransaction(async () => {
       await this.lockRoles();
-      let user = await this.users.findOneBy({ oidcSubject: identity.subject });
+      let user = await this.users.findOneBy({ oidcIssuer: identity.issuer, oidcSubject: identity.subject });
       if (!user) {
         const username = identity.username;
         if (username === undefined || !USERNAME_PATTERN.test(username)) {
           throw new SsoRefusal(
             'invalid-username',
-            `The provider's preferred_username/email ${JSON.stringify(username ?? null)} is not a usable username`,
+            `The provider's preferred_username/verified email ${JSON.stringify(username ?? null)} is not a usable username`,
           );
         }
         user = await this.users.findOneBy({ username });
@@ -158,15 +176,35 @@ export class AccountsService {
           throw new SsoRefusal('conflict', `Account "${username}" is linked to another single sign-on identity`);
         }
         if (user) {
+          if (!this.linksByName(user)) {
+            throw new SsoRefusal(
+              'link-required',
+              `Account "${username}" ${user.passwordHash !== null ? 'has a password' : 'is an owner'}: ` +
+                'it is linked to single sign-on only by signing in with its password and linking it from the account page, or by an owner',
+            );
+          }
+          user.oidcIssuer = identity.issuer;
           user.oidcSubject = identity.subject;
-          await this.users.update({ id: user.id }, { oidcSubject: identity.subject });
+          await this.users.update({ id: user.id }, { oidcIssuer: identity.issuer, oidcSubject: identity.subject });
+          await this.record(
+            username,
+            'account.sso-linked',
+            user,
+            `Account "${username}" linked to single sign-on at its first sign-in (${identity.issuer})`,
+          );
         } else if (!oidc.autoCreate) {
           throw new SsoRefusal('no-account', `"${username}" has no account and OIDC_AUTO_CREATE is off`);
         } else if (claimRole === undefined) {
           throw new SsoRefusal('no-role', `"${username}" has no mapped ${oidc.roleClaim} value`);
         } else {
           user = await this.users.save(
-            this.users.create({ username, passwordHash: null, role: claimRole, oidcSubject: identity.subject }),
+            this.users.create({
+              username,
+              passwordHash: null,
+              role: claimRole,
+              oidcIssuer: identity.issuer,
+              oidcSubject: identity.subject,
+            }),
           );
           await this.record(
             username,
@@ -183,10 +221,12 @@ export class AccountsService {
       }
       if (claimRole !== user.role) {
         if (user.role === 'owner' && (await this.otherOwners(user)) === 0) {
-          this.logger.warn(
-            `"${user.username}" stays owner although the ${oidc.roleClaim} claim maps to ${claimRole}: the last owner stays`,
+          // Refused, not answered with owner: the provider says this person is no owner any more.
+          throw new SsoRefusal(
+            'last-owner',
+            `"${user.username}" is the last owner and the ${oidc.roleClaim} claim maps to ${claimRole}: ` +
+              'make someone else owner first, or map this identity to owner',
           );
-          return user;
         }
         const before = user.role;
         user.role = claimRole;
@@ -200,6 +240,98 @@ export class AccountsService {
       }
       return user;
     });
+  }
+
+  /**
+   * Links the account of a password session to a single sign-on identity: the callback of the flow
+   * that account started (`POST /api/auth/oidc/link`). The session must still be live; the account
+   * must not be linked yet, nor the identity to another account.
+   */
+  async linkSso(accountId: string, sessionId: string, identity: SsoIdentity): Promise<AdminUserEntity> {
+    return this.txHost.withTransaction(async () => {
+      await this.lockRoles();
+      const session = await this.txHost.tx
+        .withRepository(this.sessionRepository)
+        .findOneBy({ id: sessionId, adminUserId: accountId });
+      const user = await this.users.findOneBy({ id: accountId });
+      if (!session || !user) throw new SsoRefusal('failed', 'The session that started the link has ended');
+      if (user.oidcSubject !== null) {
+        throw new SsoRefusal('conflict', `Account "${user.username}" is already linked: an owner unlinks it first`);
+      }
+      const holder = await this.users.findOneBy({ oidcIssuer: identity.issuer, oidcSubject: identity.subject });
+      if (holder) {
+        throw new SsoRefusal('conflict', `This single sign-on identity is already linked to "${holder.username}"`);
+      }
+      user.oidcIssuer = identity.issuer;
+      user.oidcSubject = identity.subject;
+      await this.users.update({ id: user.id }, { oidcIssuer: identity.issuer, oidcSubject: identity.subject });
+      await this.record(
+        user.username,
+        'account.sso-linked',
+        user,
+        `Account "${user.username}" linked to single sign-on by itself (${identity.issuer})`,
+      );
+      return user;
+    });
+  }
+
+  /** 409 unless the account may link itself now: it has a password and is not linked yet. */
+  async assertLinkable(accountId: string): Promise<void> {
+    const user = await this.find(accountId);
+    if (user.passwordHash === null) {
+      throw new ConflictException('This account has no password: it is linked at its first single sign-on');
+    }
+    if (user.oidcSubject !== null) {
+      throw new ConflictException('This account is already linked to single sign-on: an owner can unlink it');
+    }
+  }
+
+  /**
+   * An owner unlinks an account from its single sign-on identity. Its sessions end (but the caller's
+   * own): what the identity signed in stops with it.
+   */
+  async unlinkSso(actor: AdminPrincipal, id: string): Promise<void> {
+    await this.txHost.withTransaction(async () => {
+      const user = await this.find(id);
+      if (user.oidcSubject === null && user.oidcIssuer === null) return;
+      await this.users.update({ id: user.id }, { oidcIssuer: null, oidcSubject: null });
+      const sessions = this.txHost.tx.withRepository(this.sessionRepository);
+      await sessions.delete(
+        actor.sessionId === undefined ? { adminUserId: user.id } : { adminUserId: user.id, id: Not(actor.sessionId) },
+      );
+      await this.record(
+        actor.actor,
+        'account.sso-unlinked',
+        user,
+        `Account "${user.username}" unlinked from single sign-on (its sessions ended)`,
+      );
+    });
+  }
+
+  /**
+   * Binds the accounts linked before issuers were recorded (a subject, no issuer) to `issuer`, the
+   * provider the server has just discovered: the one they were linked through, as OIDC_ISSUER has
+   * not changed across the upgrade. Runs before any sign-in can look an identity up.
+   */
+  async bindLegacyIdentities(issuer: string): Promise<void> {
+    const result = await this.userRepository
+      .createQueryBuilder()
+      .update()
+      .set({ oidcIssuer: issuer })
+      .where('oidc_subject IS NOT NULL AND oidc_issuer IS NULL')
+      .execute();
+    if (result.affected)
+      this.logger.log(
+        `Bound ${result.affected} single sign-on account(s) linked before issuers were kept to ${issuer}`,
+      );
+  }
+
+  /** Whether an SSO sign-in may link itself to this unlinked account by its username alone. */
+  private linksByName(user: AdminUserEntity): boolean {
+    if (user.passwordHash !== null || user.oidcSubject !== null) return false;
+    if (user.role !== 'owner') return true;
+    // The first owner the operator named for single sign-on (ADMIN_USERNAME with PASSWORD_SIGN_IN=false).
+    return !this.config.passwordSignIn && user.username === this.config.adminUsername?.toLowerCase();
   }
 
   /**

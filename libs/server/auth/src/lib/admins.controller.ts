@@ -34,6 +34,15 @@ export class AdminsController {
     return this.accounts.update(admin, id, dto);
   }
 
+  /** Unlinks an account from its single sign-on identity (its sessions end); 204 also when it had none. */
+  @OwnerAccess()
+  @SessionOnly()
+  @Delete(':id/sso')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  unlinkSso(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    return this.accounts.unlinkSso(admin, id);
+  }
+
   @OwnerAccess()
   @SessionOnly()
   @Delete(':id')

@@ -3,30 +3,39 @@ import {
   ConflictException,
   Controller,
   Delete,
+  ForbiddenException,
   Get,
   HttpCode,
   HttpStatus,
+  NotFoundException,
   Param,
   ParseUUIDPipe,
   Post,
   Put,
   Req,
   Res,
+  ServiceUnavailableException,
   UseGuards,
 } from '@nestjs/common';
-import type { AuthSessionDto, SessionResponse, SignInMethodsResponse } from '@arrbiter/contracts';
+import type { AuthSessionDto, SessionResponse, SignInMethodsResponse, SsoLinkResponse } from '@arrbiter/contracts';
 import { AppConfig } from '@arrbiter/server/config';
+import { SecretBox } from '@arrbiter/server/crypto';
 import { ChangesService } from '@arrbiter/server/history';
 import type { Request, Response } from 'express';
+import { AccountsService } from './accounts.service';
 import { AdminUsersService } from './admin-users.service';
 import { ChangePasswordDto } from './dto/change-password.dto';
+import { SsoLinkDto } from './dto/sso-link.dto';
 import { AdminUserEntity } from './entities/admin-user.entity';
 import { LocalAuthGuard } from './guards/local-auth.guard';
 import { OidcCallbackGuard, OidcLoginGuard, SsoRequest } from './guards/oidc.guard';
+import { OidcClient } from './oidc/oidc-client';
+import { cookieSession } from './oidc/oidc-state';
+import { linkOf, OidcStrategy, StateRequest } from './oidc/oidc.strategy';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionsService } from './sessions.service';
 import { SignInThrottle } from './sign-in-throttle';
-import { AdminPrincipal, CurrentAdmin, Public, ReadAccess } from '@arrbiter/server/access';
+import { AdminPrincipal, CurrentAdmin, Public, ReadAccess, SessionOnly } from '@arrbiter/server/access';
 
 @Controller('api/auth')
 export class AuthController {
@@ -36,6 +45,9 @@ export class AuthController {
     private readonly throttle: SignInThrottle,
     private readonly config: AppConfig,
     private readonly audit: ChangesService,
+    private readonly accounts: AccountsService,
+    private readonly oidc: OidcClient,
+    private readonly box: SecretBox,
   ) {}
 
   /** What the sign-in page offers. */
@@ -72,12 +84,55 @@ export class AuthController {
   @Get('oidc/callback')
   async oidcCallback(@Req() request: SsoRequest, @Res() response: Response): Promise<void> {
     const outcome = request.user;
+    if (linkOf(request as StateRequest)) {
+      // A link started from the account page goes back there, saying how it went; no new session.
+      const result = outcome?.ok ? 'linked' : (outcome?.reason ?? 'failed');
+      response.redirect(HttpStatus.FOUND, `/account?sso=${result}`);
+      return;
+    }
     if (!outcome?.ok) {
       response.redirect(HttpStatus.FOUND, this.signInPage(outcome));
       return;
     }
     await this.startSession(outcome.user, request, response, 'Signed in through single sign-on');
     response.redirect(HttpStatus.FOUND, '/');
+  }
+
+  /**
+   * Links the caller's own account to single sign-on: an explicit act of a password session, which
+   * types the password again (throttled as a sign-in). Starts the provider's flow in link mode and
+   * answers where the browser goes; the callback binds the identity that signs in there to this
+   * account (never another), then returns to the account page.
+   */
+  @ReadAccess()
+  @SessionOnly()
+  @Post('oidc/link')
+  @HttpCode(HttpStatus.OK)
+  async oidcLink(
+    @Body() dto: SsoLinkDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Req() request: StateRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<SsoLinkResponse> {
+    if (!this.oidc.configured) throw new NotFoundException('Single sign-on is not configured');
+    if (admin.credential !== 'session' || admin.sessionId === undefined) {
+      throw new ForbiddenException('Link single sign-on from a session signed in with your password');
+    }
+    await this.accounts.assertLinkable(admin.id);
+    await this.throttle.attempt(admin.username, request.ip ?? 'unknown', async () => {
+      if (!(await this.users.verify(admin.username, dto.password))) {
+        throw new ForbiddenException('The password is wrong');
+      }
+    });
+    let strategy: OidcStrategy;
+    try {
+      strategy = await this.oidc.ready();
+    } catch {
+      throw new ServiceUnavailableException('The identity provider cannot be reached right now');
+    }
+    request.session = cookieSession(request, response, this.box, this.config);
+    const redirectTo = await strategy.beginLink(request, { accountId: admin.id, sessionId: admin.sessionId });
+    return { redirectTo };
   }
 
   @Public()

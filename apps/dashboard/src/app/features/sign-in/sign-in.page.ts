@@ -18,6 +18,12 @@ export const SSO_REASONS: Record<string, string> = {
   'no-role': 'Your identity provider gives you no Arrbiter role. Ask an owner to map one of your groups.',
   conflict: 'This username is already linked to another single sign-on identity.',
   'invalid-username': 'Your identity provider sent no username Arrbiter can use.',
+  'link-required':
+    'An Arrbiter account of this name has a password or is an owner, so single sign-on does not link to it by itself. ' +
+    'Sign in with the password and link single sign-on from your account page, or ask an owner.',
+  'last-owner':
+    'Your identity provider no longer makes you an owner, and you are the last owner: sign-in refused. ' +
+    'Sign in with a password and make someone else owner first, or ask for your owner group back.',
   unavailable: 'The identity provider cannot be reached right now. Try again later.',
   failed: 'Single sign-on did not complete. Try again.',
 };

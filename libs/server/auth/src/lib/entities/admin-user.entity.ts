@@ -1,7 +1,11 @@
 import type { AdminRole } from '@arrbiter/contracts';
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+
+/** A single sign-on identity is its issuer and subject together: one account at most per pair. */
+export const OIDC_IDENTITY_CONSTRAINT = 'UQ_admin_user_oidc_identity';
 
 @Entity('admin_user')
+@Unique(OIDC_IDENTITY_CONSTRAINT, ['oidcIssuer', 'oidcSubject'])
 export class AdminUserEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -18,8 +22,16 @@ export class AdminUserEntity {
   @Column({ type: 'varchar', length: 16 })
   role!: AdminRole;
 
-  /** The OpenID provider's subject (`sub`) this account is linked to, after its first SSO sign-in. */
-  @Column({ name: 'oidc_subject', type: 'varchar', length: 255, nullable: true, unique: true })
+  /**
+   * The OpenID provider (`iss`) of the identity this account is linked to; with `oidcSubject`, the
+   * identity. Null with a subject only on rows linked before issuers were recorded, until the server
+   * binds them to the provider it discovers (`AccountsService.bindLegacyIdentities`).
+   */
+  @Column({ name: 'oidc_issuer', type: 'varchar', length: 255, nullable: true })
+  oidcIssuer!: string | null;
+
+  /** The provider's subject (`sub`) this account is linked to: null until it is linked. */
+  @Column({ name: 'oidc_subject', type: 'varchar', length: 255, nullable: true })
   oidcSubject!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

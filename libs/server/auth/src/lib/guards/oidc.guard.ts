@@ -7,11 +7,11 @@ import { SsoRefusal, SsoRefusalReason } from '../accounts.service';
 import type { AdminUserEntity } from '../entities/admin-user.entity';
 import { OidcClient } from '../oidc/oidc-client';
 import { cookieSession } from '../oidc/oidc-state';
-import { OIDC_STRATEGY, OidcPhaseOptions } from '../oidc/oidc.strategy';
+import { OIDC_LINK_KEY, OIDC_STRATEGY, OidcPhaseOptions, SsoResult } from '../oidc/oidc.strategy';
 
 /** How a single sign-on step ended, for the route to answer (a redirect either way). */
 export type SsoOutcome =
-  | { ok: true; user: AdminUserEntity }
+  | { ok: true; user: AdminUserEntity; linked: boolean }
   | { ok: false; reason: SsoRefusalReason | 'failed' | 'unavailable' };
 
 export interface SsoRequest extends Request {
@@ -45,7 +45,10 @@ abstract class OidcGuard extends AuthGuard(OIDC_STRATEGY) {
       request.user = { ok: false, reason: 'unavailable' };
       return true;
     }
-    request.session = cookieSession(request, response, this.box, this.config);
+    const session = cookieSession(request, response, this.box, this.config);
+    // A sign-in started after an abandoned link is a sign-in: only `POST oidc/link` marks a flow.
+    if (this.phase === 'login' && OIDC_LINK_KEY in session) delete session[OIDC_LINK_KEY];
+    request.session = session;
     return (await super.canActivate(context)) as boolean;
   }
 
@@ -54,7 +57,10 @@ abstract class OidcGuard extends AuthGuard(OIDC_STRATEGY) {
   }
 
   override handleRequest<TUser = SsoOutcome>(error: unknown, user: unknown, info: unknown): TUser {
-    if (!error && user) return { ok: true, user } as TUser;
+    if (!error && user) {
+      const { user: account, linked } = user as SsoResult;
+      return { ok: true, user: account, linked } as TUser;
+    }
     if (error instanceof SsoRefusal) {
       this.logger.warn(`Single sign-on refused: ${error.message}`);
       return { ok: false, reason: error.reason } as TUser;

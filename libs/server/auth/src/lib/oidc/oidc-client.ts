@@ -53,7 +53,10 @@ export class OidcClient implements OnApplicationBootstrap {
       // Plain http only for a loopback issuer (the configuration refuses any other).
       issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests], timeout: 10 } : { timeout: 10 },
     );
-    this.logger.log(`Single sign-on through ${configuration.serverMetadata().issuer}`);
+    const discovered = configuration.serverMetadata().issuer;
+    // Accounts linked before issuers were kept belong to this provider: bound before any sign-in.
+    await this.accounts.bindLegacyIdentities(discovered);
+    this.logger.log(`Single sign-on through ${discovered}`);
     return new OidcStrategy(configuration, oidc, this.accounts, this.config.publicUrl);
   }
 }

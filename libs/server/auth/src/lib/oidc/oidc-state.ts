@@ -13,6 +13,14 @@ function cookieOptions(config: AppConfig): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/api/auth/oidc' };
 }
 
+/** Drops a `Set-Cookie` of the state cookie this answer already has: the last write is the one sent. */
+function replacingEarlier(response: Response): void {
+  const previous = response.getHeader?.('Set-Cookie');
+  if (!Array.isArray(previous)) return;
+  const others = previous.filter((line) => !line.startsWith(`${OIDC_STATE_COOKIE}=`));
+  if (others.length !== previous.length) response.setHeader('Set-Cookie', others);
+}
+
 /**
  * What openid-client's Passport strategy keeps in `req.session` between the redirect to the provider
  * and the callback, kept instead in a short-lived cookie encrypted and authenticated under
@@ -41,11 +49,13 @@ export function cookieSession(
     set(target, key, value) {
       target[key as string] = value;
       const sealed = box.encrypt(JSON.stringify({ values: target, expires: now + LIFETIME_MS }), PURPOSE);
+      replacingEarlier(response);
       response.cookie(OIDC_STATE_COOKIE, sealed, { ...cookieOptions(config), maxAge: LIFETIME_MS });
       return true;
     },
     deleteProperty(target, key) {
       delete target[key as string];
+      replacingEarlier(response);
       response.clearCookie(OIDC_STATE_COOKIE, cookieOptions(config));
       return true;
     },

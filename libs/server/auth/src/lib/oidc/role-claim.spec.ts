@@ -17,9 +17,15 @@ describe(roleClaimValues.name, () => {
 });
 
 describe(ssoUsername.name, () => {
-  it('takes preferred_username, else email, lower-cased', () => {
+  it('takes preferred_username, else a verified email, lower-cased', () => {
     expect(ssoUsername({ preferred_username: 'Alice', email: 'x@y' })).toBe('alice');
-    expect(ssoUsername({ email: 'Bob@Example.org' })).toBe('bob@example.org');
+    expect(ssoUsername({ email: 'Bob@Example.org', email_verified: true })).toBe('bob@example.org');
     expect(ssoUsername({ name: 'Carol' })).toBeUndefined();
+  });
+
+  it('never takes an email the provider has not verified', () => {
+    expect(ssoUsername({ email: 'owner@example.org' })).toBeUndefined();
+    expect(ssoUsername({ email: 'owner@example.org', email_verified: false })).toBeUndefined();
+    expect(ssoUsername({ email: 'owner@example.org', email_verified: 'true' })).toBeUndefined();
   });
 });

@@ -17,9 +17,13 @@ export function roleClaimValues(claims: Record<string, unknown>, name: string): 
   return [];
 }
 
-/** The username the provider names: `preferred_username`, else `email`, lower-cased. */
+/**
+ * The username the provider names: `preferred_username`, else `email` when the provider says it
+ * verified it (`email_verified: true`; an unverified address is anyone's to type), lower-cased.
+ */
 export function ssoUsername(claims: Record<string, unknown>): string | undefined {
   for (const name of ['preferred_username', 'email']) {
+    if (name === 'email' && claims['email_verified'] !== true) continue;
     const value = claims[name];
     if (typeof value === 'string' && value.trim() !== '') return value.trim().toLowerCase();
   }

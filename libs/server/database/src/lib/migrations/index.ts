@@ -1,5 +1,7 @@
 import { MigrationInterface } from 'typeorm';
+import { AccessWarningOtherPaths1795814500000 } from './1795814500000-AccessWarningOtherPaths';
 import { PendingTemplateChanges1795814356407 } from './1795814356407-PendingTemplateChanges';
+import { SsoIdentityIssuer1795814297478 } from './1795814297478-SsoIdentityIssuer';
 import { AdminStaff1795494715492 } from './1795494715492-AdminStaff';
 import { NotificationsAndServiceHealth1795494099845 } from './1795494099845-NotificationsAndServiceHealth';
 import { ProxyPreviousKey1795493737084 } from './1795493737084-ProxyPreviousKey';
@@ -25,5 +27,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ProxyPreviousKey1795493737084,
   NotificationsAndServiceHealth1795494099845,
   AdminStaff1795494715492,
+  SsoIdentityIssuer1795814297478,
   PendingTemplateChanges1795814356407,
+  AccessWarningOtherPaths1795814500000,
 ];
