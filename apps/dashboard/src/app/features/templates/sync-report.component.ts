@@ -44,6 +44,14 @@ import { methodLabel } from '@arrbiter/dashboard/ui';
         }
       </details>
     }
+    @if (r.pending.length) {
+      <p>
+        <strong
+          >{{ r.dryRun ? 'Would be held for review' : 'Held for review' }} (grants added to templates in use):</strong
+        >
+        {{ pendingNames(r) }}
+      </p>
+    }
     @if (r.deleted.length) {
       <p><strong>Deleted (unused):</strong> {{ r.deleted.join(', ') }}</p>
     }
@@ -93,4 +101,8 @@ import { methodLabel } from '@arrbiter/dashboard/ui';
 export class SyncReportComponent {
   readonly report = input.required<TemplateSyncReport>();
   protected readonly method = methodLabel;
+
+  protected pendingNames(report: TemplateSyncReport): string {
+    return report.pending.map((p) => p.name).join(', ');
+  }
 }

@@ -45,6 +45,21 @@ describe(TemplatesApiService.name, () => {
     await save;
   });
 
+  it('lists the held template changes, and applies or dismisses one', async () => {
+    const list = api().pending();
+    expectRequest('GET', '/api/admin/v1/templates/pending').flush([]);
+    await expect(list).resolves.toEqual([]);
+    const apply = api().applyPending('t1');
+    expectRequest('POST', '/api/admin/v1/templates/t1/pending/apply').flush({ template: { id: 't1' }, proxies: [] });
+    await apply;
+    const dismiss = api().dismissPending('t1');
+    expectRequest('POST', '/api/admin/v1/templates/t1/pending/dismiss').flush(null, {
+      status: 204,
+      statusText: 'No Content',
+    });
+    await dismiss;
+  });
+
   it('previews a sync with a dry run, and syncs', async () => {
     const preview = api().sync(true);
     expectRequest('POST', '/api/admin/v1/templates/sync?dryRun=true').flush({ dryRun: true });

@@ -1,6 +1,8 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import type {
+  AppliedTemplateChangeDto,
+  PendingTemplateChangeDto,
   TemplateDto,
   TemplateFitResponse,
   TemplateRepositorySettings,
@@ -49,6 +51,23 @@ export class TemplatesApiService {
     return firstValueFrom(
       this.http.put<TemplateRepositoryStatus>('/api/admin/v1/settings/template-repository', settings),
     );
+  }
+
+  /** Widenings of templates in use that syncs held for review. */
+  pending(): Promise<PendingTemplateChangeDto[]> {
+    return firstValueFrom(this.http.get<PendingTemplateChangeDto[]>('/api/admin/v1/templates/pending'));
+  }
+
+  /** Applies a held widening: the template and its proxies get the grants. */
+  applyPending(templateId: string): Promise<AppliedTemplateChangeDto> {
+    return firstValueFrom(
+      this.http.post<AppliedTemplateChangeDto>(`/api/admin/v1/templates/${templateId}/pending/apply`, {}),
+    );
+  }
+
+  /** Dismisses a held widening: nothing is granted. */
+  dismissPending(templateId: string): Promise<void> {
+    return firstValueFrom(this.http.post<void>(`/api/admin/v1/templates/${templateId}/pending/dismiss`, {}));
   }
 
   /** A dry run reports what a sync would do without changing anything. */

@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import type {
   KnownClientSummaryDto,
+  PendingTemplateChangeDto,
   TemplateDto,
   TemplateFitResponse,
   TemplateRepositoryStatus,
@@ -58,6 +59,24 @@ interface FitState {
     .downloads {
       margin-top: 0.5rem;
     }
+    .pending {
+      margin-bottom: 1.5rem;
+    }
+    .pending h3 {
+      margin: 0;
+      font-size: 1rem;
+    }
+    .diff {
+      list-style: none;
+      padding: 0;
+      margin: 0.25rem 0 0.5rem;
+    }
+    .add {
+      color: var(--ok);
+    }
+    .del {
+      color: var(--danger);
+    }
   `,
 })
 export class TemplatesPage {
@@ -82,6 +101,11 @@ export class TemplatesPage {
   protected readonly download = signal<{ templateId: string; ok: boolean; text: string } | null>(null);
   protected readonly downloading = signal<string | null>(null);
   protected readonly repository = new Loadable(() => this.api.repository());
+  /** Widenings of templates in use that syncs held for an editor. */
+  protected readonly pending = new Loadable(() => this.api.pending());
+  /** The held change being applied or dismissed (its template id). */
+  protected readonly deciding = signal<string | null>(null);
+  protected readonly pendingMessage = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly form = signal({ url: '', ref: '', path: '', intervalMinutes: 0 });
   protected readonly saving = signal(false);
   protected readonly syncing = signal<'preview' | 'sync' | null>(null);
@@ -94,6 +118,7 @@ export class TemplatesPage {
     void this.templates.load();
     void this.repository.load();
     void this.knownClients.load();
+    void this.pending.load();
     effect(() => {
       const clients = this.clients();
       untracked(() => void this.loadFits(clients));
@@ -179,7 +204,7 @@ export class TemplatesPage {
       const ok = await this.confirm.ask({
         title: 'Sync templates now?',
         message:
-          'Changes apply at once: proxies whose templates change get new grants or lose some. Preview first to see what would change.',
+          'Removals, and changes to templates no app uses, apply at once; grants added to a template in use wait for review under Pending template changes. Preview first to see what would change.',
         confirmLabel: 'Sync now',
       });
       if (!ok) return;
@@ -191,11 +216,52 @@ export class TemplatesPage {
       if (!dryRun) {
         void this.templates.load();
         void this.repository.load();
+        void this.pending.load();
       }
     } catch (error) {
       this.message.set({ ok: false, text: describeError(error) });
     } finally {
       this.syncing.set(null);
+    }
+  }
+
+  /** Grants a held change adds, over every service type. */
+  protected addedCount(change: PendingTemplateChangeDto): number {
+    return change.blocks.reduce((sum, block) => sum + block.added.length, 0);
+  }
+
+  protected async applyPending(change: PendingTemplateChangeDto): Promise<void> {
+    const count = this.addedCount(change);
+    const ok = await this.confirm.ask({
+      title: `Apply the change to ${change.templateName}?`,
+      message: `${count} grant${count === 1 ? '' : 's'} will be added to the template and to the ${change.proxies.length} prox${change.proxies.length === 1 ? 'y' : 'ies'} whose apps use it.`,
+      confirmLabel: 'Apply',
+    });
+    if (!ok) return;
+    await this.decide(change, async () => {
+      const applied = await this.api.applyPending(change.templateId);
+      return `Applied to ${change.templateName}: ${applied.proxies.length} prox${applied.proxies.length === 1 ? 'y' : 'ies'} changed.`;
+    });
+  }
+
+  protected async dismissPending(change: PendingTemplateChangeDto): Promise<void> {
+    await this.decide(change, async () => {
+      await this.api.dismissPending(change.templateId);
+      return `Dismissed the change to ${change.templateName}: nothing was granted.`;
+    });
+  }
+
+  private async decide(change: PendingTemplateChangeDto, act: () => Promise<string>): Promise<void> {
+    this.deciding.set(change.templateId);
+    this.pendingMessage.set(null);
+    try {
+      this.pendingMessage.set({ ok: true, text: await act() });
+      void this.templates.load();
+    } catch (error) {
+      this.pendingMessage.set({ ok: false, text: describeError(error) });
+    } finally {
+      this.deciding.set(null);
+      void this.pending.load();
     }
   }
 
