@@ -47,9 +47,9 @@ export interface AppModuleOptions {
 function jsonBodyLimit(request: AdminRequest): string {
   // The authentication guard names the administrator; on a public route there is none.
   if (!request.admin) return '4kb';
-  return request.path.startsWith('/api/admin/v1/openapi/') || request.path === '/api/admin/v1/config/import'
-    ? '10mb'
-    : '100kb';
+  // Express routes paths in any case: so does this.
+  const path = request.path.toLowerCase();
+  return path.startsWith('/api/admin/v1/openapi/') || path === '/api/admin/v1/config/import' ? '10mb' : '100kb';
 }
 
 /** Wiring only: configuration, database, logging, the global pipeline and the domain modules. */

@@ -4,8 +4,8 @@ import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { NextFunction, Request, Response } from 'express';
 
-/** Paths that belong to the server, never to the single-page app. */
-const SERVER_PATHS = /^\/(api|proxy|health)(\/|$)/;
+/** Paths that belong to the server, never to the single-page app (in any case, as Express routes them). */
+const SERVER_PATHS = /^\/(api|proxy|health)(\/|$)/i;
 
 /**
  * Serves the dashboard's production build at `/`, with the single-page-app fallback to

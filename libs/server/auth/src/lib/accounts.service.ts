@@ -12,6 +12,7 @@ import { CreateAdminDto, UpdateAdminDto } from './dto/admin.dto';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
 import { PasswordHasher } from './password-hasher';
+import { isReservedUsername, RESERVED_USERNAME_MESSAGE } from './reserved-usernames';
 import { AdminPrincipal, highestRole } from '@arrbiter/server/access';
 
 /** Usernames, as stored (lower case). */
@@ -169,6 +170,12 @@ export class AccountsService {
           throw new SsoRefusal(
             'invalid-username',
             `The provider's preferred_username/verified email ${JSON.stringify(username ?? null)} is not a usable username`,
+          );
+        }
+        if (isReservedUsername(username)) {
+          throw new SsoRefusal(
+            'invalid-username',
+            `The provider names "${username}", which is reserved: ${RESERVED_USERNAME_MESSAGE}`,
           );
         }
         user = await this.users.findOneBy({ username });
@@ -339,6 +346,7 @@ export class AccountsService {
    * when `TRUSTED_AUTH_AUTO_CREATE` is on.
    */
   async forwardAuthAccount(username: string): Promise<AdminUserEntity | null> {
+    if (isReservedUsername(username)) return null;
     const existing = await this.users.findOneBy({ username });
     if (existing || !this.config.trustedAuth?.autoCreate) return existing;
     try {

@@ -3,6 +3,7 @@ import { AppConfig } from '@arrbiter/server/config';
 import type { Request } from 'express';
 import proxyAddr from 'proxy-addr';
 import { AccountsService, USERNAME_PATTERN } from './accounts.service';
+import { isReservedUsername, RESERVED_USERNAME_MESSAGE } from './reserved-usernames';
 import { AdminPrincipal } from '@arrbiter/server/access';
 
 /**
@@ -53,6 +54,9 @@ export class ForwardAuth {
     const username = value.trim().toLowerCase();
     if (!USERNAME_PATTERN.test(username)) {
       throw new UnauthorizedException('The forward-auth proxy named a user whose name is not a valid username');
+    }
+    if (isReservedUsername(username)) {
+      throw new UnauthorizedException(`The forward-auth proxy named "${username}": ${RESERVED_USERNAME_MESSAGE}`);
     }
     const user = await this.accounts.forwardAuthAccount(username);
     if (!user) {

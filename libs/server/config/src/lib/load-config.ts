@@ -308,6 +308,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     },
   );
 
+  // `system` names what the server does by itself (CONFIG_FILE, schedules, the CLI): no one's account.
+  if (env.ADMIN_USERNAME?.toLowerCase() === 'system') {
+    problems.push('ADMIN_USERNAME cannot be "system": it is reserved for what the server does by itself');
+  }
   const staffAuth = parseStaffAuth((name) => pick(environment, name), problems);
   if (!staffAuth.passwordSignIn) {
     // The first owner then signs in through SSO or forward-auth under that name.
