@@ -74,6 +74,11 @@ export class AppConfig {
   /** `USAGE_RETENTION_DAYS`: how long hourly usage counters are kept (1–3650, default 90). */
   readonly usageRetentionDays!: number;
   /**
+   * `WARNING_RETENTION_DAYS`: how long an access warning is kept after it was last seen (1–3650,
+   * default 90).
+   */
+  readonly warningRetentionDays!: number;
+  /**
    * `USAGE_COUNTING` (default `true`): whether the proxy route counts calls per proxy, hour and route;
    * `false` turns the counting off (to measure what it costs). What was counted stays readable.
    */

@@ -95,6 +95,9 @@ describe(loadConfig.name, () => {
     [{ USAGE_RETENTION_DAYS: '0' }, /^USAGE_RETENTION_DAYS must not be less than 1 \(got "0"\)$/],
     [{ USAGE_RETENTION_DAYS: '3651' }, /^USAGE_RETENTION_DAYS must not be greater than 3650/],
     [{ USAGE_RETENTION_DAYS: '90d' }, /^USAGE_RETENTION_DAYS must be an integer number/],
+    [{ WARNING_RETENTION_DAYS: '0' }, /^WARNING_RETENTION_DAYS must not be less than 1 \(got "0"\)$/],
+    [{ WARNING_RETENTION_DAYS: '3651' }, /^WARNING_RETENTION_DAYS must not be greater than 3650/],
+    [{ WARNING_RETENTION_DAYS: 'ever' }, /^WARNING_RETENTION_DAYS must be an integer number/],
     [{ USAGE_COUNTING: 'off' }, /^USAGE_COUNTING must be one of the following values: true, false \(got "off"\)$/],
     [{ ACCESS_LOG_WRITER: 'fast' }, /^ACCESS_LOG_WRITER must be one of the following values: direct, pino/],
     [{ SERVICE_CHECK_INTERVAL_SECONDS: '-1' }, /^SERVICE_CHECK_INTERVAL_SECONDS must not be less than 0/],
@@ -126,6 +129,11 @@ describe(loadConfig.name, () => {
       usageCounting: false,
     });
     expect(loadConfig({ DATA_DIR: dir, USAGE_COUNTING: 'true' }).usageCounting).toBe(true);
+  });
+
+  it('keeps access warnings 90 days after they were last seen by default; WARNING_RETENTION_DAYS changes that', () => {
+    expect(loadConfig({ DATA_DIR: dir }).warningRetentionDays).toBe(90);
+    expect(loadConfig({ DATA_DIR: dir, WARNING_RETENTION_DAYS: '14' }).warningRetentionDays).toBe(14);
   });
 
   it('writes access lines directly by default; ACCESS_LOG_WRITER=pino writes them through pino', () => {

@@ -171,6 +171,13 @@ class EnvironmentVariables {
   @IsInt()
   USAGE_RETENTION_DAYS?: number;
 
+  // Decorators run bottom-up: the type check comes first.
+  @IsOptional()
+  @Max(3650)
+  @Min(1)
+  @IsInt()
+  WARNING_RETENTION_DAYS?: number;
+
   @IsOptional()
   @IsIn(['true', 'false'])
   USAGE_COUNTING?: string;
@@ -194,6 +201,7 @@ const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
   'UPSTREAM_TIMEOUT_MS',
   'METRICS_PORT',
   'USAGE_RETENTION_DAYS',
+  'WARNING_RETENTION_DAYS',
   'SERVICE_CHECK_INTERVAL_SECONDS',
 ];
 
@@ -431,6 +439,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     metricsHost: env.METRICS_HOST ?? '0.0.0.0',
     configFile,
     usageRetentionDays: env.USAGE_RETENTION_DAYS ?? 90,
+    warningRetentionDays: env.WARNING_RETENTION_DAYS ?? 90,
     usageCounting: env.USAGE_COUNTING !== 'false',
     accessLogWriter: env.ACCESS_LOG_WRITER ?? 'direct',
     serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
@@ -464,6 +473,7 @@ class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVaria
   METRICS_HOST = undefined;
   CONFIG_FILE = undefined;
   USAGE_RETENTION_DAYS = undefined;
+  WARNING_RETENTION_DAYS = undefined;
   USAGE_COUNTING = undefined;
   ACCESS_LOG_WRITER = undefined;
   SERVICE_CHECK_INTERVAL_SECONDS = undefined;
