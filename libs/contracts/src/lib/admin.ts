@@ -176,10 +176,24 @@ export interface WarningDto {
   appId: string;
   /** Lower case, as in allowlists. */
   method: string;
-  /** The canonical path of the latest refused request. */
+  /**
+   * The canonical path of the latest refused request: the warning's sample (cut to 512 characters,
+   * ending with `…`, when longer).
+   */
   path: string;
   /** The route it resolved to, or null when no known route matches. */
   route: string | null;
+  /**
+   * For a path no known route matches: the bounded shape its warnings are counted under (at most six
+   * segments, ids such as numbers, UUIDs and tokens folded to `{id}`, literals lower case; a last `…`
+   * stands for deeper segments). Null for a route's warning, a rate-limit row and the other-paths row.
+   */
+  shape: string | null;
+  /**
+   * The proxy's "other paths" row (method `*`): calls refused past its 200 distinct warnings, counted
+   * together, with the latest as `path`. It cannot be granted.
+   */
+  otherPaths: boolean;
   count: number;
   firstSeen: string;
   lastSeen: string;
@@ -299,6 +313,15 @@ export interface RevisionDiffResponse {
 export interface StartLearningRequest {
   /** ISO 8601 time, in the future and at most 7 days ahead. */
   until: string;
+}
+
+/**
+ * `POST /api/admin/v1/warnings/:id/grant` (optional body). For a path no known route matches, `path`
+ * (the default) grants exactly the sample path, `shape` the warning's shape (its `{id}` segments as
+ * parameters). A route's warning grants its route either way.
+ */
+export interface WarningGrantRequest {
+  scope?: 'path' | 'shape';
 }
 
 export interface WarningGrantResponse {

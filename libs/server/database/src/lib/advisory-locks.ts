@@ -19,6 +19,10 @@ export const USAGE_RETENTION_LOCK = 726_118_206;
 export const CONFIG_IMPORT_LOCK = 726_118_207;
 /** Held by every change of an account's role or existence, so that the last owner always stays. */
 export const ADMIN_ROLES_LOCK = 726_118_208;
+/** A flush of access warnings: one at a time, so that each counts the rows of a proxy the others wrote. */
+export const WARNING_FLUSH_LOCK = 726_118_214;
+/** The hourly purge of access warnings older than `WARNING_RETENTION_DAYS`: one replica at a time. */
+export const WARNING_RETENTION_LOCK = 726_118_215;
 
 /**
  * Runs `work` holding a session advisory lock on a connection of its own, when no other session

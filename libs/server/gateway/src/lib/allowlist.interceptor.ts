@@ -1,6 +1,6 @@
 import { ServerResponse } from 'node:http';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { WarningRecorder } from '@arrbiter/server/warnings';
+import { unknownPathShape, WarningRecorder } from '@arrbiter/server/warnings';
 import type { Observable } from 'rxjs';
 import { AccessLog } from './access-log';
 import { Authorization, ProxyAccess } from './proxy-access';
@@ -79,7 +79,9 @@ export class AllowlistInterceptor implements NestInterceptor {
       method: verdict.method,
       path: verdict.path,
       route: verdict.route?.path ?? null,
-      routeKey: verdict.route?.shape ?? verdict.path,
+      // A path no route matches is keyed by its bounded shape (ids folded), never by itself: one row per
+      // made-up path would let a key holder fill the disk.
+      routeKey: verdict.route?.shape ?? unknownPathShape(verdict.path),
     });
   }
 }

@@ -4,25 +4,43 @@ import type { NotificationEvent, Notifier, ProxySubject } from '@arrbiter/server
 import type { ProxiesService } from '@arrbiter/server/proxies';
 import type { Repository } from 'typeorm';
 import type { AccessWarningEntity } from './entities/access-warning.entity';
-import { RefusedRequest, WarningRecorder } from './warning-recorder';
+import {
+  OTHER_PATHS_METHOD,
+  OTHER_PATHS_ROUTE_KEY,
+  RefusedRequest,
+  WARNING_ROWS_PER_PROXY,
+  WarningRecorder,
+} from './warning-recorder';
 
 /** A database whose writes can be held "in progress" until the test lets them finish. */
 class FakeDatabase {
   /** Paths of the warnings each upsert was asked to write, in order. */
   readonly writes: string[][] = [];
+  /** The parameters of each upsert, in order. */
+  readonly upserts: unknown[][] = [];
+  /** Statements sent besides the upserts (the flush lock). */
+  readonly others: string[] = [];
   private readonly held: { resolve: () => void; reject: (error: Error) => void }[] = [];
   holdNext = false;
 
   /** The rows the next upsert answers as new (the statement answers the new ones only). */
   newRows: unknown[] = [];
+  private readonly query = (sql: string, parameters: unknown[]) => {
+    if (!sql.includes('INSERT INTO access_warning')) {
+      this.others.push(sql);
+      return Promise.resolve([]);
+    }
+    this.upserts.push(parameters);
+    this.writes.push(parameters[3] as string[]);
+    const rows = this.newRows;
+    this.newRows = [];
+    if (!this.holdNext) return Promise.resolve(rows);
+    this.holdNext = false;
+    return new Promise<unknown[]>((resolve, reject) => this.held.push({ resolve: () => resolve(rows), reject }));
+  };
   readonly warnings = {
-    query: (_sql: string, parameters: unknown[]) => {
-      this.writes.push(parameters[3] as string[]);
-      const rows = this.newRows;
-      this.newRows = [];
-      if (!this.holdNext) return Promise.resolve(rows);
-      this.holdNext = false;
-      return new Promise<unknown[]>((resolve, reject) => this.held.push({ resolve: () => resolve(rows), reject }));
+    manager: {
+      transaction: <T>(work: (manager: { query: FakeDatabase['query'] }) => Promise<T>) => work({ query: this.query }),
     },
   } as unknown as Repository<AccessWarningEntity>;
 
@@ -200,6 +218,52 @@ describe(WarningRecorder.name, () => {
     expect(db.written()).toEqual(expect.arrayContaining(['/during', '/after']));
     expect(recorder.written).toBe(3);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('connection reset'));
+  });
+
+  it('holds at most 200 distinct warnings of a proxy, then counts the rest in its one "other paths" entry', async () => {
+    const other = '00000000-0000-4000-8000-0000000000aa';
+    for (let i = 0; i < 300; i += 1) recorder.record(refused(`/api/v3/p${i}`));
+    recorder.record(refused('/api/v3/p0'));
+    recorder.record(refused('/api/v3/p299'));
+    for (let i = 0; i < 5; i += 1) recorder.record({ ...refused(`/api/v3/q${i}`), proxyId: other });
+    await wait(1);
+
+    const rows = db.upserts.flatMap((parameters) =>
+      (parameters[0] as string[]).map((proxyId, i) => ({
+        proxyId,
+        method: (parameters[2] as string[])[i],
+        path: (parameters[3] as string[])[i],
+        routeKey: (parameters[5] as string[])[i],
+        count: (parameters[6] as number[])[i],
+        other: (parameters[11] as boolean[])[i],
+      })),
+    );
+    const ofFirst = rows.filter((r) => r.proxyId === refused('/').proxyId);
+    expect(ofFirst.filter((r) => !r.other)).toHaveLength(WARNING_ROWS_PER_PROXY);
+    expect(ofFirst.find((r) => r.path === '/api/v3/p0')).toMatchObject({ count: 2, other: false });
+    expect(ofFirst.filter((r) => r.other)).toEqual([
+      {
+        proxyId: refused('/').proxyId,
+        method: OTHER_PATHS_METHOD,
+        path: '/api/v3/p299',
+        routeKey: OTHER_PATHS_ROUTE_KEY,
+        count: 101,
+        other: true,
+      },
+    ]);
+    expect(rows.filter((r) => r.proxyId === other)).toHaveLength(5);
+    // The cap the statement applies to what the database holds is sent with the batch.
+    expect(db.upserts[0][12]).toBe(WARNING_ROWS_PER_PROXY);
+    expect(db.others).toEqual([expect.stringContaining('pg_advisory_xact_lock')]);
+  });
+
+  it('keeps one sample path of at most 512 characters', async () => {
+    const long = `/api/v3/x/${'a'.repeat(3000)}`;
+    recorder.record(refused(long));
+    await wait(1);
+    const [written] = db.written();
+    expect(written).toHaveLength(512);
+    expect(written).toBe(`${long.slice(0, 511)}…`);
   });
 
   it('on close, waits for a running flush and then writes what arrived during it', async () => {

@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DatabaseLifecycle } from '@arrbiter/server/database';
+import { DatabaseLifecycle, WARNING_FLUSH_LOCK } from '@arrbiter/server/database';
 import { Notifier } from '@arrbiter/server/notifications';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { Repository } from 'typeorm';
 import { AccessWarningEntity } from './entities/access-warning.entity';
+import { samplePath } from './unknown-path-shape';
 
 /** One refused request, as the gateway reports it. */
 export interface RefusedRequest {
@@ -13,6 +14,10 @@ export interface RefusedRequest {
   method: string;
   path: string;
   route: string | null;
+  /**
+   * What the proxy's warnings are aggregated by: the route's shape, `unknownPathShape` of a path that
+   * resolves to no route (bounded), or `RATE_LIMITED_ROUTE_KEY`.
+   */
   routeKey: string;
   /** Forwarded anyway because the proxy was learning: the warning's status becomes `learned`. */
   learned?: boolean;
@@ -23,10 +28,18 @@ export interface RefusedRequest {
 /** The route key of a proxy's rate-limited calls: one row per proxy and method, whatever the path. */
 export const RATE_LIMITED_ROUTE_KEY = '(rate limit)';
 
+/** Distinct warning rows a proxy has at most (besides its "other paths" row). */
+export const WARNING_ROWS_PER_PROXY = 200;
+/** The route key and method of a proxy's "other paths" row: what was refused past its 200 rows. */
+export const OTHER_PATHS_ROUTE_KEY = '(other paths)';
+export const OTHER_PATHS_METHOD = '*';
+
 interface Pending extends RefusedRequest {
   count: number;
   firstSeen: Date;
   lastSeen: Date;
+  /** The proxy's "other paths" row. */
+  other?: boolean;
 }
 
 /** Distinct warnings held in memory at most; beyond that new ones are counted as dropped. */
@@ -38,19 +51,44 @@ const FLUSH_INTERVAL_MS = 1_000;
  * Upserts a batch and answers the rows that are news: inserted as refused (`open`, `rate-limited`), or
  * refused again after a grant (`granted` → `open`). `xmax = 0` marks a row this statement inserted
  * (not one another replica inserted first, which this statement then updated).
+ *
+ * A proxy keeps at most `$13` distinct rows: a batch's new keys are inserted while the proxy's count
+ * (computed here, so it holds across restarts and replicas: the flushes take `WARNING_FLUSH_LOCK`) stays
+ * within it, catalogue routes first, then the most refused; the rest, with what the recorder already
+ * folded in memory, is added to the proxy's one "other paths" row (`other_paths`, method `*`), which is
+ * never news (nothing to grant).
  */
 const UPSERT = `
 WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $11::boolean[])
-    AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned, rate_limited)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[], $7::int[], $8::timestamptz[], $9::timestamptz[], $10::boolean[], $11::boolean[], $12::boolean[])
+    AS u(proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, learned, rate_limited, other_paths)
 ), before AS (
   SELECT w.proxy_id, w.method, w.route_key, w.status FROM access_warning w
   JOIN input i ON w.proxy_id = i.proxy_id AND w.method = i.method AND w.route_key = i.route_key
-), written AS (
-  INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status)
-  SELECT i.proxy_id, i.app_id, i.method, i.path, i.route, i.route_key, i.count, i.first_seen, i.last_seen,
-    CASE WHEN i.rate_limited THEN 'rate-limited' WHEN i.learned THEN 'learned' ELSE 'open' END
+), stored AS (
+  SELECT w.proxy_id, count(*)::int AS n FROM access_warning w
+  WHERE w.proxy_id IN (SELECT proxy_id FROM input) AND NOT w.other_paths
+  GROUP BY w.proxy_id
+), placed AS (
+  SELECT i.*, i.other_paths OR (b.status IS NULL AND COALESCE(s.n, 0) + row_number() OVER (
+    PARTITION BY i.proxy_id, (b.status IS NULL AND NOT i.other_paths)
+    ORDER BY i.route IS NULL, i.count DESC, i.first_seen, i.route_key
+  ) > $13) AS overflow
   FROM input i
+  LEFT JOIN before b ON b.proxy_id = i.proxy_id AND b.method = i.method AND b.route_key = i.route_key
+  LEFT JOIN stored s ON s.proxy_id = i.proxy_id
+), admitted AS (
+  SELECT proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen,
+    CASE WHEN rate_limited THEN 'rate-limited' WHEN learned THEN 'learned' ELSE 'open' END AS status,
+    false AS other_paths
+  FROM placed WHERE NOT overflow
+  UNION ALL
+  SELECT proxy_id, (array_agg(app_id))[1], '${OTHER_PATHS_METHOD}', (array_agg(path ORDER BY last_seen DESC))[1], NULL,
+    '${OTHER_PATHS_ROUTE_KEY}', sum(count)::int, min(first_seen), max(last_seen), 'open', true
+  FROM placed WHERE overflow GROUP BY proxy_id
+), written AS (
+  INSERT INTO access_warning (proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status, other_paths)
+  SELECT proxy_id, app_id, method, path, route, route_key, count, first_seen, last_seen, status, other_paths FROM admitted
   ON CONFLICT (proxy_id, method, route_key) DO UPDATE SET
     count = access_warning.count + EXCLUDED.count,
     last_seen = GREATEST(access_warning.last_seen, EXCLUDED.last_seen),
@@ -63,12 +101,13 @@ WITH input AS (
       WHEN access_warning.status = 'granted' THEN 'open'
       ELSE access_warning.status
     END
-  RETURNING proxy_id, method, route_key, route, path, status, (xmax = 0) AS inserted
+  RETURNING proxy_id, method, route_key, route, path, status, other_paths, (xmax = 0) AS inserted
 )
 SELECT w.proxy_id AS "proxyId", w.method, w.route_key AS "routeKey", w.route, w.path, w.status, w.inserted
 FROM written w LEFT JOIN before b ON b.proxy_id = w.proxy_id AND b.method = w.method AND b.route_key = w.route_key
-WHERE (w.inserted AND w.status IN ('open', 'rate-limited'))
-   OR (NOT w.inserted AND b.status = 'granted' AND w.status = 'open')`;
+WHERE NOT w.other_paths AND (
+  (w.inserted AND w.status IN ('open', 'rate-limited'))
+  OR (NOT w.inserted AND b.status = 'granted' AND w.status = 'open'))`;
 
 /** A row of a batch that is news (see `UPSERT`). */
 interface NewWarning {
@@ -83,7 +122,8 @@ interface NewWarning {
 
 /**
  * Records refused requests without ever delaying or failing one: `record` only updates an in-memory
- * aggregate (bounded); a write-behind flush upserts it in batches every second. Warnings of proxies
+ * aggregate, bounded (`MAX_PENDING` distinct warnings, `WARNING_ROWS_PER_PROXY` per proxy and one
+ * "other paths" entry past them, each sample path cut to `SAMPLE_MAX_LENGTH`); a write-behind flush upserts it in batches every second. Warnings of proxies
  * deleted meanwhile are left out (ProxiesService answers which still exist, one query per batch); one
  * deleted between that answer and the upsert fails the batch on the foreign key, and the next flush
  * leaves it out. A warning that is new (a route's first refusal on a proxy, or a refusal after a grant)
@@ -93,6 +133,8 @@ interface NewWarning {
 export class WarningRecorder {
   private readonly logger = new Logger(WarningRecorder.name);
   private pending = new Map<string, Pending>();
+  /** Per proxy: its distinct pending warnings, but its "other paths" entry. */
+  private perProxy = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   /** Set once the database is closing: nothing is scheduled any more. */
@@ -120,19 +162,59 @@ export class WarningRecorder {
 
   record(request: RefusedRequest, now = new Date()): void {
     const key = `${request.proxyId}|${request.method}|${request.routeKey}`;
+    const path = samplePath(request.path);
     const known = this.pending.get(key);
     if (known) {
       known.count += 1;
       known.lastSeen = now;
-      known.path = request.path;
+      known.path = path;
       known.learned = known.learned === true || request.learned === true;
-    } else if (this.pending.size >= MAX_PENDING) {
-      this.dropped += 1;
-      this.droppedSinceLog += 1;
     } else {
-      this.pending.set(key, { ...request, count: 1, firstSeen: now, lastSeen: now });
+      this.add({ ...request, path, count: 1, firstSeen: now, lastSeen: now });
     }
     this.schedule(this.pending.size >= BATCH ? 0 : FLUSH_INTERVAL_MS);
+  }
+
+  /**
+   * Adds a warning that is not pending yet, within the bounds: past `WARNING_ROWS_PER_PROXY` of its
+   * proxy it goes to the proxy's "other paths" entry; past `MAX_PENDING`, it is dropped (counted).
+   */
+  private add(item: Pending): void {
+    const proxyCount = this.perProxy.get(item.proxyId) ?? 0;
+    if (!item.other && proxyCount < WARNING_ROWS_PER_PROXY && this.pending.size < MAX_PENDING) {
+      this.pending.set(`${item.proxyId}|${item.method}|${item.routeKey}`, item);
+      this.perProxy.set(item.proxyId, proxyCount + 1);
+      return;
+    }
+    const otherKey = `${item.proxyId}|${OTHER_PATHS_METHOD}|${OTHER_PATHS_ROUTE_KEY}`;
+    const other = this.pending.get(otherKey);
+    if (other) {
+      this.merge(other, item);
+    } else if (this.pending.size < MAX_PENDING) {
+      this.pending.set(otherKey, {
+        ...item,
+        method: OTHER_PATHS_METHOD,
+        route: null,
+        routeKey: OTHER_PATHS_ROUTE_KEY,
+        learned: false,
+        rateLimited: false,
+        other: true,
+      });
+    } else {
+      this.dropped += item.count;
+      this.droppedSinceLog += item.count;
+    }
+  }
+
+  /** Adds `item`'s calls to `into` (the same warning, or the "other paths" entry). */
+  private merge(into: Pending, item: Pending): void {
+    into.count += item.count;
+    into.learned = !into.other && (into.learned === true || item.learned === true);
+    if (item.firstSeen < into.firstSeen) into.firstSeen = item.firstSeen;
+    if (item.lastSeen >= into.lastSeen) {
+      into.lastSeen = item.lastSeen;
+      into.path = item.path;
+    }
   }
 
   /**
@@ -179,6 +261,7 @@ export class WarningRecorder {
     }
     const batch = this.pending;
     this.pending = new Map();
+    this.perProxy = new Map();
     const items = [...batch.values()];
     const news: NewWarning[] = [];
     for (let i = 0; i < items.length; i += BATCH) {
@@ -187,7 +270,7 @@ export class WarningRecorder {
         const known = await this.proxies.existing(chunk.map((w) => w.proxyId));
         const rows = chunk.filter((w) => known.has(w.proxyId));
         if (rows.length > 0) {
-          const fresh = (await this.warnings.query(UPSERT, [
+          const parameters = [
             rows.map((w) => w.proxyId),
             rows.map((w) => w.appId),
             rows.map((w) => w.method),
@@ -199,7 +282,14 @@ export class WarningRecorder {
             rows.map((w) => w.lastSeen),
             rows.map((w) => w.learned === true),
             rows.map((w) => w.rateLimited === true),
-          ])) as NewWarning[];
+            rows.map((w) => w.other === true),
+            WARNING_ROWS_PER_PROXY,
+          ];
+          // One flush at a time across replicas, so that each counts the rows the other wrote.
+          const fresh = (await this.warnings.manager.transaction(async (manager) => {
+            await manager.query('SELECT pg_advisory_xact_lock($1)', [WARNING_FLUSH_LOCK]);
+            return manager.query(UPSERT, parameters);
+          })) as NewWarning[];
           news.push(...fresh);
         }
         this.written += chunk.length;
@@ -238,16 +328,8 @@ export class WarningRecorder {
   }
 
   private requeue(item: Pending): void {
-    const key = `${item.proxyId}|${item.method}|${item.routeKey}`;
-    const newer = this.pending.get(key);
-    if (newer) {
-      newer.count += item.count;
-      newer.learned = newer.learned === true || item.learned === true;
-      newer.firstSeen = item.firstSeen < newer.firstSeen ? item.firstSeen : newer.firstSeen;
-    } else if (this.pending.size < MAX_PENDING) {
-      this.pending.set(key, item);
-    } else {
-      this.dropped += item.count;
-    }
+    const newer = this.pending.get(`${item.proxyId}|${item.method}|${item.routeKey}`);
+    if (newer) this.merge(newer, item);
+    else this.add(item);
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import type { LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
+import { GrantWarningDto } from './dto/grant-warning.dto';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { WarningsService } from './warnings.service';
 import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/access';
@@ -17,8 +18,12 @@ export class WarningsController {
   @EditAccess()
   @Post('warnings/:id/grant')
   @HttpCode(HttpStatus.OK)
-  grant(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<WarningGrantResponse> {
-    return this.warnings.grant(id, admin.actor);
+  grant(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: GrantWarningDto,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<WarningGrantResponse> {
+    return this.warnings.grant(id, admin.actor, body);
   }
 
   @EditAccess()

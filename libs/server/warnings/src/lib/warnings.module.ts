@@ -4,13 +4,14 @@ import { KnownClientsModule } from '@arrbiter/server/known-clients';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { AccessWarningEntity } from './entities/access-warning.entity';
 import { WarningRecorder } from './warning-recorder';
+import { WarningRetention } from './warning-retention';
 import { WarningsController } from './warnings.controller';
 import { WarningsService } from './warnings.service';
 
 @Module({
   imports: [ProxiesModule, KnownClientsModule, TypeOrmModule.forFeature([AccessWarningEntity])],
   controllers: [WarningsController],
-  providers: [WarningsService, WarningRecorder],
+  providers: [WarningsService, WarningRecorder, WarningRetention],
   exports: [WarningRecorder, WarningsService],
 })
 export class WarningsModule {}

@@ -25,7 +25,10 @@ export class AccessWarningEntity {
   @Column({ type: 'varchar', length: 10 })
   method!: string;
 
-  /** Canonical path of the latest refused request (never its query). */
+  /**
+   * Canonical path of the latest refused request (never its query): the row's sample, cut to 512
+   * characters and ending with `…` when longer (`samplePath`).
+   */
   @Column({ type: 'varchar', length: 2048 })
   path!: string;
 
@@ -33,7 +36,10 @@ export class AccessWarningEntity {
   @Column({ type: 'varchar', length: 512, nullable: true })
   route!: string | null;
 
-  /** What warnings are aggregated by: the route's shape, or the path when there is no route. */
+  /**
+   * What warnings are aggregated by: the route's shape, the bounded shape of a path that matches no
+   * route (`unknownPathShape`), `(rate limit)`, or `(other paths)`.
+   */
   @Column({ name: 'route_key', type: 'varchar', length: 2048 })
   routeKey!: string;
 
@@ -48,4 +54,11 @@ export class AccessWarningEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'open' })
   status!: WarningStatus;
+
+  /**
+   * The proxy's "other paths" row (method `*`): calls refused past its `WARNING_ROWS_PER_PROXY`
+   * distinct rows, counted together. Never granted.
+   */
+  @Column({ name: 'other_paths', type: 'boolean', default: false })
+  otherPaths!: boolean;
 }

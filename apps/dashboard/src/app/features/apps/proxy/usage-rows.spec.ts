@@ -15,6 +15,8 @@ const warning = (method: string, path: string, status: WarningDto['status'], id:
   method,
   path,
   route: path,
+  shape: null,
+  otherPaths: false,
   count: 1,
   firstSeen: '2026-11-24T10:00:00.000Z',
   lastSeen: '2026-11-24T10:00:00.000Z',
