@@ -41,14 +41,26 @@ describe('the declarative configuration document', () => {
       ]);
     });
 
-    it('keeps a __proto__ key as a plain key, which validation then refuses as an API path', async () => {
-      const parsed = parseDocumentText(
-        '{"version": 1, "apps": [{"slug": "a", "name": "A", "proxies": [{"service": "x", "overrides": {"__proto__": ["get"]}}]}]}',
-        'json',
-      );
-      expect(await problems(() => validateDocument(parsed))).toEqual([
-        'apps[0].proxies[0].overrides: "__proto__" is not an API path (absolute, segments literal or {param}, no query)',
+    it.each(['__proto__', 'constructor', 'prototype'])('refuses a %s key, naming where it is', async (key) => {
+      const text = `{"version": 1, "apps": [{"slug": "a", "name": "A", "proxies": [{"service": "x", "overrides": {"${key}": ["get"]}}]}]}`;
+      expect(await problems(() => parseDocumentText(text, 'json'))).toEqual([
+        `the document uses the reserved key "${key}" in apps[0].proxies[0].overrides`,
       ]);
+      // A value that did not come from the text (CONFIG_FILE's references resolved) is checked again.
+      expect(await problems(() => validateDocument(JSON.parse(text)))).toEqual([
+        `the document uses the reserved key "${key}" in apps[0].proxies[0].overrides`,
+      ]);
+    });
+
+    it('refuses nesting deeper than 64 levels, in JSON and in YAML', async () => {
+      const deep = (depth: number) => `{"version": 1, "apps": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      expect(await problems(() => parseDocumentText(deep(64), 'json'))).toEqual([
+        expect.stringMatching(/^the document is nested deeper than 64 levels \(at apps\[0\]/),
+      ]);
+      expect(await problems(() => parseDocumentText(deep(64), 'yaml'))).toEqual([
+        'the document is nested deeper than 64 levels',
+      ]);
+      expect(parseDocumentText(deep(63), 'json')).toEqual(parseDocumentText(deep(63), 'yaml'));
     });
   });
 

@@ -6,7 +6,8 @@ import { checkBaseUrl } from '@arrbiter/server/services';
 import { TEMPLATE_NAME } from '@arrbiter/server/templates';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { parseDocument, stringify } from 'yaml';
+import { jsonShapeProblem, MAX_JSON_DEPTH } from '@arrbiter/server/http';
+import { isCollection, isPair, parseDocument, stringify } from 'yaml';
 import { ConfigDocumentDto } from './config-document.dto';
 
 /** How a document is written: JSON, or YAML (`application/yaml`). */
@@ -23,26 +24,70 @@ export class DocumentProblems extends Error {
 /** At most this many problems are reported (a wholly wrong document would list thousands). */
 const MAX_PROBLEMS = 50;
 
-/** The document's text as a plain value (YAML 1.2 reads JSON too); refuses aliases bombs and duplicate keys. */
+/** The problem of a document nested too deeply (the stack overflow a parser reports, too). */
+const TOO_DEEP = `the document is nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/** Refuses a parsed document nested too deeply or using a reserved key (`constructor`), naming where. */
+function checkShape(value: unknown): unknown {
+  const problem = jsonShapeProblem(value);
+  if (problem !== undefined) throw new DocumentProblems([`the document ${problem}`]);
+  return value;
+}
+
+/**
+ * The document's text as a plain value (YAML 1.2 reads JSON too); refuses aliases bombs, duplicate
+ * keys, nesting deeper than `MAX_JSON_DEPTH` (checked on YAML's tree before it becomes a value) and
+ * reserved keys (`constructor`, `__proto__`, `prototype`).
+ */
 export function parseDocumentText(text: string, format: DocumentFormat): unknown {
   if (format === 'json') {
+    let value: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      value = JSON.parse(text) as unknown;
     } catch (error) {
       throw new DocumentProblems([`the document is not valid JSON (${(error as Error).message})`]);
     }
+    return checkShape(value);
   }
   const parsed = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
   if (parsed.errors.length > 0) {
+    // The parser catches its own stack overflow: only nesting thousands of levels deep causes one.
+    if (parsed.errors.some((error) => error.message.includes('Maximum call stack size exceeded')))
+      throw new DocumentProblems([TOO_DEEP]);
     throw new DocumentProblems(
       parsed.errors.slice(0, MAX_PROBLEMS).map((error) => `the document is not valid YAML (${error.message})`),
     );
   }
+  if (yamlNestedDeeperThan(parsed.contents, MAX_JSON_DEPTH)) throw new DocumentProblems([TOO_DEEP]);
+  let value: unknown;
   try {
-    return parsed.toJS({ maxAliasCount: 100 }) as unknown;
+    value = parsed.toJS({ maxAliasCount: 100 }) as unknown;
   } catch (error) {
     throw new DocumentProblems([`the document is not valid YAML (${(error as Error).message})`]);
   }
+  // Aliases can nest what each stays shallow in the tree.
+  return checkShape(value);
+}
+
+/** Whether YAML's tree nests maps and sequences more than `max` levels deep (aliases not followed); iterative. */
+function yamlNestedDeeperThan(root: unknown, max: number): boolean {
+  const nodes: unknown[] = [root];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop() as number;
+    if (isPair(node)) {
+      nodes.push(node.key, node.value);
+      depths.push(depth, depth);
+    } else if (isCollection(node)) {
+      if (depth + 1 > max) return true;
+      for (const item of node.items) {
+        nodes.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }
 
 /** The document as text: JSON indented by two spaces, or YAML. */
@@ -151,6 +196,8 @@ export async function validateDocument(raw: unknown): Promise<ConfigDocument> {
       'the document must be an object with a version (see README: Declarative configuration)',
     ]);
   }
+  // Before class-transformer walks it (a nested `constructor` key made it throw).
+  checkShape(raw);
   const errors = await validate(plainToInstance(ConfigDocumentDto, raw), {
     whitelist: true,
     forbidNonWhitelisted: true,
