@@ -1,6 +1,6 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import type { Page, WarningDto, WarningGrantResponse, WarningStatus } from '@arrbiter/contracts';
+import type { Page, WarningDto, WarningGrantRequest, WarningGrantResponse, WarningStatus } from '@arrbiter/contracts';
 import { firstValueFrom } from 'rxjs';
 
 const BASE = '/api/admin/v1/warnings';
@@ -9,6 +9,8 @@ export interface WarningFilter {
   appId?: string | null;
   proxyId?: string | null;
   status?: WarningStatus | null;
+  /** Part of the route, the shape or the sample path. */
+  q?: string | null;
   limit?: number;
   cursor?: string | null;
 }
@@ -26,9 +28,12 @@ export class WarningsApiService {
     return firstValueFrom(this.http.get<Page<WarningDto>>(BASE, { params }));
   }
 
-  /** Adds the warning's method on its resolved route (a `warning-grant` revision). */
-  grant(id: string): Promise<WarningGrantResponse> {
-    return firstValueFrom(this.http.post<WarningGrantResponse>(`${BASE}/${id}/grant`, {}));
+  /**
+   * Adds the warning's method on its resolved route, else on its sample path, or on its shape with
+   * `scope: 'shape'` (a `warning-grant` revision).
+   */
+  grant(id: string, request: WarningGrantRequest = {}): Promise<WarningGrantResponse> {
+    return firstValueFrom(this.http.post<WarningGrantResponse>(`${BASE}/${id}/grant`, request));
   }
 
   dismiss(id: string): Promise<WarningDto> {

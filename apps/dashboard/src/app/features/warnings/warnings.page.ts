@@ -51,6 +51,8 @@ export class WarningsPage {
   readonly appId = input<string>();
   readonly proxyId = input<string>();
   readonly status = input<string>();
+  /** Search in the route, the shape and the sample path. */
+  readonly q = input<string>();
 
   protected readonly statuses = WARNING_STATUSES;
   protected readonly method = methodLabel;
@@ -65,6 +67,7 @@ export class WarningsPage {
       appId: this.appId(),
       proxyId: this.proxyId(),
       status: WARNING_STATUSES.find((s) => s === this.status()),
+      q: this.q()?.trim() || undefined,
       limit: 50,
       cursor,
     }),
@@ -122,6 +125,7 @@ export class WarningsPage {
       this.appId();
       this.proxyId();
       this.status();
+      this.q();
       untracked(() => void this.load(true));
     });
     effect(() => {
@@ -148,7 +152,7 @@ export class WarningsPage {
     return `${n} ${split.shown.length > 0 ? 'other ' : ''}known client${n === 1 ? ' calls' : 's call'} this`;
   }
 
-  protected async setFilter(key: 'appId' | 'proxyId' | 'status', value: string): Promise<void> {
+  protected async setFilter(key: 'appId' | 'proxyId' | 'status' | 'q', value: string): Promise<void> {
     const params: Record<string, string | null> = { [key]: value || null };
     if (key === 'appId') params['proxyId'] = null;
     await this.router.navigate([], { queryParams: params, queryParamsHandling: 'merge', replaceUrl: true });
@@ -158,23 +162,38 @@ export class WarningsPage {
     return this.list.load(fresh);
   }
 
-  /** What a grant adds: the method on the resolved route, else on the refused path. */
-  protected grantTarget(warning: WarningDto): string {
-    return `${methodLabel(warning.method)} ${warning.route ?? warning.path}`;
+  /**
+   * What a grant adds: the method on the resolved route, else on the sample path (the refused path
+   * kept for a folded warning), or on its shape when `scope` is `shape`.
+   */
+  protected grantTarget(warning: WarningDto, scope: 'path' | 'shape' = 'path'): string {
+    const path = warning.route ?? (scope === 'shape' && warning.shape ? warning.shape : warning.path);
+    return `${methodLabel(warning.method)} ${path}`;
   }
 
-  protected async grant(warning: WarningDto): Promise<void> {
+  /** Whether a folded warning's shape can be granted besides its sample: it names ids or other paths. */
+  protected shapeGrantable(warning: WarningDto): boolean {
+    const shape = warning.shape;
+    return shape !== null && !shape.endsWith('/…') && shape.toLowerCase() !== warning.path.toLowerCase();
+  }
+
+  /** A sample cut at 512 characters is no path: only its shape can be granted. */
+  protected sampleGrantable(warning: WarningDto): boolean {
+    return warning.route !== null || !warning.path.endsWith('…');
+  }
+
+  protected async grant(warning: WarningDto, scope: 'path' | 'shape' = 'path'): Promise<void> {
     await this.act(warning.id, async () => {
-      const result = await this.api.grant(warning.id);
+      const result = await this.api.grant(warning.id, scope === 'shape' ? { scope } : {});
       this.replace(result.warning);
-      return `Granted ${this.grantTarget(warning)}. ${result.revision.summary.text}`;
+      return `Granted ${this.grantTarget(warning, scope)}. ${result.revision.summary.text}`;
     });
   }
 
   protected async dismiss(warning: WarningDto): Promise<void> {
     await this.act(warning.id, async () => {
       this.replace(await this.api.dismiss(warning.id));
-      return `Dismissed ${this.grantTarget(warning)}.`;
+      return warning.otherPaths ? 'Dismissed the other paths.' : `Dismissed ${this.grantTarget(warning)}.`;
     });
   }
 
