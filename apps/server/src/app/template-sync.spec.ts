@@ -689,3 +689,56 @@ describe('template repository in a directory the operator names (TEMPLATE_REPOSI
     );
   });
 });
+
+describe('a template repository that needs a token (TEMPLATE_REPOSITORY_TOKEN)', () => {
+  const TOKEN = 'tok_canary_Hq27pV9s';
+  let t: TestApp;
+  let admin: AdminClient;
+  let echo: ReturnType<typeof createServer>;
+  let url: string;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    // A git host that asks for credentials, then fails and echoes what it was sent, in every spelling.
+    echo = createServer((req, res) => {
+      const authorization = req.headers.authorization;
+      if (!authorization) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end();
+        return;
+      }
+      received.push(authorization);
+      const sent = authorization.replace(/^Basic /, '');
+      const decoded = Buffer.from(sent, 'base64').toString();
+      res
+        .writeHead(500, `Echo ${decoded} ${sent} ${encodeURIComponent(TOKEN)}`, { 'content-type': 'text/plain' })
+        .end(`you sent ${decoded} ${authorization}`);
+    });
+    await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
+    url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/templates.git`;
+    t = await startTestApp({ OPENAPI_SOURCES: 'none', TEMPLATE_REPOSITORY: url, TEMPLATE_REPOSITORY_TOKEN: TOKEN });
+    admin = await t.admin();
+  });
+  afterAll(async () => {
+    await t.close();
+    echo.closeAllConnections();
+    echo.close();
+  });
+
+  it('sends the token to the repository and never shows it: not in the sync error, the last sync, the trail or the settings', async () => {
+    const spellings = [
+      TOKEN,
+      encodeURIComponent(TOKEN),
+      Buffer.from(`x-access-token:${TOKEN}`).toString('base64').replace(/=+$/, ''),
+    ];
+    const failed = await admin.post('/api/admin/v1/templates/sync').expect(502);
+    expect(received).toContain(`Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`);
+    expect((failed.body as { message: string }).message).toMatch(/^Templates unchanged: cannot fetch .*Echo/);
+    const status = (await admin.get('/api/admin/v1/settings/template-repository').expect(200))
+      .body as TemplateRepositoryStatus;
+    expect(status).toMatchObject({ url, lastSync: { ok: false } });
+    const trail = (await admin.get('/api/admin/v1/changes?objectType=template').expect(200)).body as Page<ChangeDto>;
+    expect(trail.items[0].action).toBe('template.sync-failed');
+    for (const text of [JSON.stringify(failed.body), JSON.stringify(status), JSON.stringify(trail)])
+      for (const spelling of spellings) expect(text).not.toContain(spelling);
+  });
+});

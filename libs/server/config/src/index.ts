@@ -6,3 +6,4 @@ export * from './lib/clock';
 export * from './lib/trusted-proxies';
 export * from './lib/document-file';
 export * from './lib/staff-auth-config';
+export * from './lib/template-repository-config';

@@ -1,5 +1,6 @@
 import type { DocumentFile } from './document-file';
 import type { OidcConfig, TrustedAuthConfig } from './staff-auth-config';
+import type { TemplateRepositoryAuth } from './template-repository-config';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -56,6 +57,12 @@ export class AppConfig {
    * Starr Proxy templates by default; `url` is '' when `TEMPLATE_REPOSITORY=none`.
    */
   readonly templateRepository!: { readonly url: string; readonly ref: string; readonly path: string };
+  /**
+   * `TEMPLATE_REPOSITORY_TOKEN[_FILE]` (with `TEMPLATE_REPOSITORY_USERNAME`, default `x-access-token`):
+   * git HTTP credentials, sent only to the origin of the `TEMPLATE_REPOSITORY` URL, which itself may
+   * carry none. Never shown, exported, logged or put in an error.
+   */
+  readonly templateRepositoryAuth!: TemplateRepositoryAuth | undefined;
   /**
    * `TEMPLATE_ROOT`: the only directory tree a local-directory template repository set through the
    * admin API may be in (absolute); `undefined`: none may be set that way. The directory named in

@@ -175,6 +175,70 @@ describe(loadConfig.name, () => {
     ]);
   });
 
+  describe('TEMPLATE_REPOSITORY credentials', () => {
+    const token = 'ghp_canaryToken1234567890';
+
+    it('refuses credentials in the URL at start-up, naming the variable and never echoing them', () => {
+      for (const url of [
+        `https://user:${token}@git.example.com/templates.git`,
+        `https://${token}@git.example.com/templates.git`,
+        `https://user:${encodeURIComponent(token)}@git.example.com:8443/t.git`,
+      ]) {
+        const problems = problemsOf({ TEMPLATE_REPOSITORY: url });
+        expect(problems).toEqual([expect.stringMatching(/^TEMPLATE_REPOSITORY .*TEMPLATE_REPOSITORY_TOKEN/)]);
+        expect(JSON.stringify(problems)).not.toContain(token);
+        expect(JSON.stringify(problems)).not.toContain('git.example.com');
+      }
+    });
+
+    it('takes the token from TEMPLATE_REPOSITORY_TOKEN or TEMPLATE_REPOSITORY_TOKEN_FILE, for that origin only', () => {
+      const url = 'https://git.example.com/org/templates.git';
+      expect(loadConfig({ DATA_DIR: dir, TEMPLATE_REPOSITORY: url }).templateRepositoryAuth).toBeUndefined();
+      const config = loadConfig({ DATA_DIR: dir, TEMPLATE_REPOSITORY: url, TEMPLATE_REPOSITORY_TOKEN: token });
+      expect(config.templateRepository.url).toBe(url);
+      expect(config.templateRepositoryAuth).toEqual({
+        origin: 'https://git.example.com',
+        username: 'x-access-token',
+        token,
+      });
+      const file = join(dir, 'token');
+      writeFileSync(file, `${token}\n`);
+      expect(
+        loadConfig({
+          DATA_DIR: dir,
+          TEMPLATE_REPOSITORY: url,
+          TEMPLATE_REPOSITORY_TOKEN_FILE: file,
+          TEMPLATE_REPOSITORY_USERNAME: 'oauth2',
+        }).templateRepositoryAuth,
+      ).toEqual({ origin: 'https://git.example.com', username: 'oauth2', token });
+    });
+
+    it('refuses a token it cannot use, never echoing it', () => {
+      const url = 'https://git.example.com/org/templates.git';
+      const file = join(dir, 'token');
+      writeFileSync(file, token);
+      const cases: [NodeJS.ProcessEnv, RegExp][] = [
+        [{ TEMPLATE_REPOSITORY_TOKEN: token }, /^TEMPLATE_REPOSITORY_TOKEN .*TEMPLATE_REPOSITORY/],
+        [{ TEMPLATE_REPOSITORY: '/srv/templates', TEMPLATE_REPOSITORY_TOKEN: token }, /^TEMPLATE_REPOSITORY_TOKEN /],
+        [
+          { TEMPLATE_REPOSITORY: url, TEMPLATE_REPOSITORY_TOKEN: token, TEMPLATE_REPOSITORY_TOKEN_FILE: file },
+          /^TEMPLATE_REPOSITORY_TOKEN and TEMPLATE_REPOSITORY_TOKEN_FILE are both set/,
+        ],
+        [
+          { TEMPLATE_REPOSITORY: url, TEMPLATE_REPOSITORY_TOKEN_FILE: join(dir, 'nope') },
+          /^TEMPLATE_REPOSITORY_TOKEN_FILE cannot be read/,
+        ],
+        [{ TEMPLATE_REPOSITORY: url, TEMPLATE_REPOSITORY_TOKEN: `${token} x` }, /^TEMPLATE_REPOSITORY_TOKEN /],
+        [{ TEMPLATE_REPOSITORY: url, TEMPLATE_REPOSITORY_USERNAME: 'oauth2' }, /^TEMPLATE_REPOSITORY_USERNAME /],
+      ];
+      for (const [env, message] of cases) {
+        const problems = problemsOf(env);
+        expect(problems).toEqual([expect.stringMatching(message)]);
+        expect(JSON.stringify(problems)).not.toContain(token);
+      }
+    });
+  });
+
   it('refuses a TRUST_PROXY entry that is not an address, CIDR or range name', () => {
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual([
       'loopback',

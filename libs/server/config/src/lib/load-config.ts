@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { TrustedProxies } from './trusted-proxies';
 import { parseStaffAuth } from './staff-auth-config';
+import { parseTemplateRepository } from './template-repository-config';
 import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
 import { ConfigError } from './config-error';
 import { DocumentFile, readDocumentFile } from './document-file';
@@ -338,17 +339,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     else allowedOrigins.push(origin);
   }
 
-  let templateRepository = DEFAULT_TEMPLATE_REPOSITORY;
-  const repository = env.TEMPLATE_REPOSITORY?.trim();
-  if (repository !== undefined && repository !== '') {
-    if (repository.toLowerCase() === 'none') templateRepository = { url: '', ref: '', path: '' };
-    else if (repository.startsWith('/')) templateRepository = { url: repository, ref: '', path: '' };
-    else if (httpOrigin(repository) !== undefined) templateRepository = { url: repository, ref: 'main', path: '' };
-    else
-      problems.push(
-        `TEMPLATE_REPOSITORY: ${JSON.stringify(repository)} is not an http(s) git URL or an absolute directory (or use "none")`,
-      );
-  }
+  const { templateRepository, templateRepositoryAuth } = parseTemplateRepository(
+    (name) => pick(environment, name),
+    DEFAULT_TEMPLATE_REPOSITORY,
+    problems,
+  );
 
   const templateRoot = env.TEMPLATE_ROOT?.trim() || undefined;
   if (templateRoot !== undefined && !isAbsolute(templateRoot)) {
@@ -434,6 +429,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS ?? 30_000,
     trustProxy,
     templateRepository,
+    templateRepositoryAuth,
     templateRoot: templateRoot === undefined ? undefined : resolve(templateRoot),
     metricsPort: env.METRICS_PORT,
     metricsHost: env.METRICS_HOST ?? '0.0.0.0',

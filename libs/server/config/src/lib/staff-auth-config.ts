@@ -102,7 +102,8 @@ function coversEverything(entry: string): boolean {
   return /^::ffff:0(\.0\.0\.0|:0)$/i.test(address) && prefix <= 96;
 }
 
-function readSecret(
+/** A secret from `<name>` or the file `<name>_FILE` names (trimmed); problems name the variable, never the value. */
+export function readSecret(
   value: string | undefined,
   file: string | undefined,
   name: string,

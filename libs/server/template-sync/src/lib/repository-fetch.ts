@@ -19,6 +19,38 @@ export const DEFAULT_FETCH_LIMITS: FetchLimits = { timeoutMs: 60_000, maxBytes: 
 /** Why a repository could not be read (the sync changes nothing). */
 export class RepositoryFetchError extends Error {}
 
+/** Git HTTP credentials (`TEMPLATE_REPOSITORY_TOKEN`), sent only to `origin`. */
+export interface RepositoryAuth {
+  readonly origin: string;
+  readonly username: string;
+  readonly token: string;
+}
+
+/**
+ * The text with every spelling of the credentials a server or a library could echo replaced: the
+ * token as is, percent-encoded, in base64 (alone and as the Basic `username:token` pair, both
+ * alphabets).
+ */
+export function withoutCredentials(text: string, auth: RepositoryAuth | undefined): string {
+  if (!auth) return text;
+  const pair = Buffer.from(`${auth.username}:${auth.token}`);
+  const token = Buffer.from(auth.token);
+  const spellings = [
+    auth.token,
+    encodeURIComponent(auth.token),
+    pair.toString('base64'),
+    pair.toString('base64url'),
+    token.toString('base64'),
+    token.toString('base64url'),
+  ]
+    .map((s) => s.replace(/=+$/, ''))
+    .filter((s) => s.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  let result = text;
+  for (const spelling of spellings) result = result.split(spelling).join('[redacted]');
+  return result;
+}
+
 export interface FetchedTemplates extends ParsedTemplates {
   /** The commit read (git), or null for a local directory. */
   commit: string | null;
@@ -41,11 +73,18 @@ async function collect(
  * Bytes are counted as they arrive (declared length or not); past the budget the body is cancelled,
  * which closes the connection.
  */
-function limitedHttp(budget: ByteBudget, signal: AbortSignal): HttpClient {
+function limitedHttp(budget: ByteBudget, signal: AbortSignal, authOrigin: string | undefined): HttpClient {
   return {
     async request({ url, method = 'GET', headers = {}, body }: GitHttpRequest): Promise<GitHttpResponse> {
       const payload = await collect(body);
-      const response = await fetch(url, { method, headers, body: payload, signal, redirect: 'follow' });
+      // Credentials go to the repository's own origin only (isomorphic-git reuses them for every request).
+      const sent = Object.fromEntries(
+        Object.entries(headers).filter(
+          ([name]) => name.toLowerCase() !== 'authorization' || new URL(url).origin === authOrigin,
+        ),
+      );
+      // fetch drops Authorization on a redirect to another origin.
+      const response = await fetch(url, { method, headers: sent, body: payload, signal, redirect: 'follow' });
       return {
         url: response.url,
         method,
@@ -72,6 +111,8 @@ function describe(
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${limits.timeoutMs / 1000} s`;
   if (e.code === 'HttpError') return `the server answered ${e.message ?? 'an HTTP error'}`;
+  if (e.code === 'UserCanceledError')
+    return 'the server refused the credentials (HTTP 401): check TEMPLATE_REPOSITORY_TOKEN';
   if (e.code === 'NotFoundError') return `ref "${settings.ref}" not found (${e.message ?? ''})`.trim();
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
 }
@@ -97,13 +138,15 @@ async function readTemplates(folder: string, commit: string | null): Promise<Fet
 /**
  * Reads the templates of a repository: a local directory directly (only where `rules` allow, when
  * given), a git URL by a shallow clone over HTTP(S) (isomorphic-git, no git binary) into a temporary
- * folder under `workDir`, removed after.
+ * folder under `workDir`, removed after. `auth`: credentials for a server that asks (HTTP 401), sent
+ * only to their origin and never put in an error.
  */
 export async function fetchTemplateRepository(
   settings: TemplateRepositorySettings,
   workDir: string,
   limits: FetchLimits = DEFAULT_FETCH_LIMITS,
   rules?: LocalDirectoryRules,
+  auth?: RepositoryAuth,
 ): Promise<FetchedTemplates> {
   if (isLocalDirectory(settings.url)) {
     const refused = rules && (await localDirectoryProblem(settings.url, settings.path, rules));
@@ -119,7 +162,7 @@ export async function fetchTemplateRepository(
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
     const budget = new ByteBudget(limits.maxBytes);
-    const http = limitedHttp(budget, signal);
+    const http = limitedHttp(budget, signal, auth?.origin);
     const isCommit = /^[0-9a-f]{40}$/i.test(settings.ref);
     try {
       await git.clone({
@@ -133,10 +176,19 @@ export async function fetchTemplateRepository(
         // A commit may be anywhere in the branch's history; a branch or tag needs only its tip.
         ...(isCommit ? {} : { depth: 1 }),
         noCheckout: isCommit,
+        ...(auth
+          ? {
+              onAuth: () => ({ username: auth.username, password: auth.token }),
+              // Refused once: no retry with the same token.
+              onAuthFailure: () => ({ cancel: true }),
+            }
+          : {}),
       });
       if (isCommit) await git.checkout({ fs, dir, ref: settings.ref, force: true });
     } catch (error) {
-      throw new RepositoryFetchError(`cannot fetch ${settings.url}: ${describe(error, settings, limits, budget)}`);
+      throw new RepositoryFetchError(
+        withoutCredentials(`cannot fetch ${settings.url}: ${describe(error, settings, limits, budget)}`, auth),
+      );
     }
     const commit = await git.resolveRef({ fs, dir, ref: 'HEAD' });
     return await readTemplates(await templateRoot(dir, settings.path), commit);

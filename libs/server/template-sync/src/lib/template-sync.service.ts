@@ -13,7 +13,7 @@ import {
 import type { TemplateBlockChange, TemplateDto, TemplateProblem, TemplateSyncReport } from '@arrbiter/contracts';
 import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
 import { AppsService } from '@arrbiter/server/apps';
-import { AppConfig, Clock } from '@arrbiter/server/config';
+import { AppConfig, Clock, httpOrigin } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
 import { isUniqueViolation } from '@arrbiter/server/http';
 import { Metrics } from '@arrbiter/server/metrics';
@@ -34,6 +34,7 @@ import {
   FetchedTemplates,
   FetchLimits,
   fetchTemplateRepository,
+  RepositoryAuth,
   RepositoryFetchError,
 } from './repository-fetch';
 import { localDirectoryRules } from './local-directory';
@@ -138,6 +139,7 @@ export class TemplateSyncService {
         join(this.config.dataDir, 'template-repository'),
         this.limits,
         localDirectoryRules(this.config),
+        this.repositoryAuth(settings.url),
       );
     } catch (error) {
       if (!(error instanceof RepositoryFetchError)) throw error;
@@ -163,6 +165,15 @@ export class TemplateSyncService {
       this.notifyChanged(plan.report, actor);
     }
     return plan.report;
+  }
+
+  /**
+   * `TEMPLATE_REPOSITORY_TOKEN`, for a URL of the origin the operator named in `TEMPLATE_REPOSITORY`
+   * only: a repository set elsewhere (the admin API) never receives it.
+   */
+  private repositoryAuth(url: string): RepositoryAuth | undefined {
+    const auth = this.config.templateRepositoryAuth;
+    return auth && httpOrigin(url) === auth.origin ? auth : undefined;
   }
 
   private async plan(fetched: FetchedTemplates, dryRun: boolean): Promise<Plan> {

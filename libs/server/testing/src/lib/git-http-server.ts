@@ -53,13 +53,28 @@ export class GitHttpServer {
   private constructor(
     private readonly server: Server,
     readonly url: string,
-    private readonly counter: { requests: number },
+    private readonly counter: { requests: number; authorizations: string[] },
   ) {}
 
-  static async start(root: string): Promise<GitHttpServer> {
-    const counter = { requests: 0 };
+  /**
+   * `options.token`: every request must carry it as the password (or user) of Basic credentials, as a
+   * git host asks for a token; others get 401 with a Basic challenge.
+   */
+  static async start(root: string, options: { token?: string } = {}): Promise<GitHttpServer> {
+    const counter = { requests: 0, authorizations: [] as string[] };
     const server = createServer((req, res) => {
       counter.requests += 1;
+      const authorization = req.headers.authorization;
+      if (authorization) counter.authorizations.push(authorization);
+      if (options.token !== undefined) {
+        const [user = '', password = ''] = Buffer.from((authorization ?? '').replace(/^Basic /i, ''), 'base64')
+          .toString()
+          .split(':');
+        if (password !== options.token && user !== options.token) {
+          res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end();
+          return;
+        }
+      }
       serve(root, req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,6 +84,11 @@ export class GitHttpServer {
   /** Requests answered so far. */
   get requests(): number {
     return this.counter.requests;
+  }
+
+  /** The `Authorization` headers received so far. */
+  get authorizations(): readonly string[] {
+    return this.counter.authorizations;
   }
 
   async stop(): Promise<void> {
