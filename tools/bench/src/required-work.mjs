@@ -5,9 +5,9 @@
 //
 // Per call: the key's digest looked up in a map; the app's slug and state checked; the path
 // canonicalised (Arrbiter's fast path for a plain path) and resolved to a route in a segment tree; the
-// method checked against the route's grants; the upstream's key in place of the client's, `Via` and
-// `X-Forwarded-For/-Proto/-Host` added; the upstream time-out; one access line in pino's format, written
-// in batches to a file. What it leaves out, Arrbiter also does: warnings, learning mode, rate limits,
+// method checked against the route's grants; the upstream's key in place of the client's, the method
+// and URL override headers dropped, `Via` and `X-Forwarded-For/-Proto/-Host` added; the upstream
+// time-out; one access line in pino's format, written in batches to a file. What it leaves out, Arrbiter also does: warnings, learning mode, rate limits,
 // usage counting, scrubbing, the lingering close, problem documents, metrics.
 import { hash } from 'node:crypto';
 import { openSync, readFileSync, writeSync } from 'node:fs';
@@ -41,6 +41,9 @@ function resolveRoute(segments) {
   }
   return node.get('');
 }
+
+// Never forwarded: they would make the upstream read another method or path than the one checked (#34).
+const OVERRIDES = ['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-url', 'x-rewrite-url'];
 
 const PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,=:@/]*$/;
 const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
@@ -87,6 +90,7 @@ createServer((req, res) => {
   req.url = query < 0 ? path : path + url.slice(query);
   const headers = req.headers;
   delete headers['x-api-key'];
+  for (const name of OVERRIDES) delete headers[name];
   headers.via = '1.1 arrbiter';
   headers['x-forwarded-for'] = req.socket.remoteAddress;
   headers['x-forwarded-proto'] = 'http';

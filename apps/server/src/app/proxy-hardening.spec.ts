@@ -328,4 +328,63 @@ describe('the /proxy route under adversarial input', () => {
       }
     });
   });
+
+  describe('what reaches the upstream and the client around a call (security round 3)', () => {
+    const GRANTS = {
+      '/api/v3/test/key': ['get'],
+      '/api/v3/test/cookie': ['get'],
+      '/api/v3/test/release': ['get'],
+      '/api/v3/test/stream': ['get'],
+      '/api/v3/movie': ['get', 'post'],
+    };
+    let keyed: FakeServarr;
+    let scrubbed: ProxyConnectionDto;
+    let unscrubbed: ProxyConnectionDto;
+    const through = (
+      target: ProxyConnectionDto,
+      slug: string,
+      path: string,
+      headers: Record<string, string> = {},
+      method = 'GET',
+    ) => rawRequest(base, method, `/proxy/${slug}${path}`, { 'x-api-key': target.key, ...headers });
+
+    beforeAll(async () => {
+      ({ upstream: keyed, proxy: scrubbed } = await proxiedUpstream(admin, 'ranged', 'Ranged', GRANTS));
+      await admin
+        .put(`/api/admin/v1/proxies/${scrubbed.id}/config`, { overrides: GRANTS, active: true, scrub: true })
+        .expect(200);
+      const other = await admin
+        .post('/api/admin/v1/apps', { name: 'Unscrubbed', slug: 'unscrubbed', templateId: null, active: true })
+        .expect(201);
+      const services = (await admin.get('/api/admin/v1/services').expect(200)).body as
+        | { id: string; baseUrl: string }[]
+        | { items: { id: string; baseUrl: string }[] };
+      const list = Array.isArray(services) ? services : services.items;
+      const service = list.find((s) => s.baseUrl === keyed.url) as { id: string };
+      unscrubbed = (
+        await admin
+          .post(`/api/admin/v1/apps/${(other.body as { id: string }).id}/proxies`, { serviceId: service.id })
+          .expect(201)
+      ).body as ProxyConnectionDto;
+      await admin
+        .put(`/api/admin/v1/proxies/${unscrubbed.id}/config`, { overrides: GRANTS, active: true, scrub: false })
+        .expect(200);
+    });
+    afterAll(() => keyed.stop());
+
+    describe('method and URL override headers never reach the upstream (item 12)', () => {
+      it.each(['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-url', 'x-rewrite-url'])(
+        '%s is dropped',
+        async (name) => {
+          const value = name.endsWith('url') ? '/radarr/api/v3/config/host' : 'DELETE';
+          const answer = await through(scrubbed, 'ranged', '/api/v3/movie', { [name]: value }, 'POST');
+          expect(answer.status).toBe(200);
+          const echoed = answer.json<EchoResponse>();
+          expect(echoed.method).toBe('POST');
+          expect(echoed.headers[name]).toBeUndefined();
+          expect(keyed.requests.at(-1)?.headers[name]).toBeUndefined();
+        },
+      );
+    });
+  });
 });

@@ -13,7 +13,8 @@ import type { ProxyState, ServiceState } from './proxy-registry';
 
 /**
  * Request headers never copied as they came: those of one hop, the client's credentials (the handler's
- * `headers` option puts the upstream's own key in place of `x-api-key`), and those this hop rewrites.
+ * `headers` option puts the upstream's own key in place of `x-api-key`), those this hop rewrites, and
+ * those that make a server behind it read another method or path than the one the allowlist checked.
  */
 const NOT_COPIED = new Set([
   'connection',
@@ -34,6 +35,13 @@ const NOT_COPIED = new Set([
   'x-forwarded-for',
   'x-forwarded-proto',
   'x-forwarded-host',
+  // Method and URL overrides (ASP.NET, IIS, some frameworks and reverse proxies honour them): a granted
+  // `POST /movie` must not become a `DELETE`, nor a granted path another one, behind the allowlist.
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-original-url',
+  'x-rewrite-url',
 ]);
 
 /**
