@@ -372,6 +372,36 @@ describe('the /proxy route under adversarial input', () => {
     });
     afterAll(() => keyed.stop());
 
+    describe('Range on a scrubbed proxy (item 8: two 206 halves held half of the key each)', () => {
+      it('two Range requests never yield the halves of the key: each answer is 200, the whole body scrubbed', async () => {
+        const secret = keyed.options.apiKey;
+        const whole = `{"apiKey":"${secret}"}`;
+        const middle = whole.indexOf(secret) + secret.length / 2;
+        const answers = [
+          await through(scrubbed, 'ranged', '/api/v3/test/key', { range: `bytes=0-${middle - 1}` }),
+          await through(scrubbed, 'ranged', '/api/v3/test/key', { range: `bytes=${middle}-` }),
+          await through(scrubbed, 'ranged', '/api/v3/test/key', { range: 'bytes=-20', 'if-range': '"key-1"' }),
+        ];
+        for (const answer of answers) {
+          expect(answer.status).toBe(200);
+          expect(answer.headers['content-range']).toBeUndefined();
+          expect(answer.json()).toEqual({ apiKey: scrubbed.key });
+          expect(answer.text).not.toContain(secret.slice(0, secret.length / 2));
+          expect(answer.text).not.toContain(secret.slice(secret.length / 2));
+        }
+        const seen = keyed.requests.filter((r) => r.url.endsWith('/test/key')).slice(-3);
+        expect(seen.map((r) => [r.headers.range, r.headers['if-range']])).toEqual(
+          Array(3).fill([undefined, undefined]),
+        );
+      });
+
+      it('a proxy that does not scrub still forwards Range (206)', async () => {
+        const answer = await through(unscrubbed, 'unscrubbed', '/api/v3/test/key', { range: 'bytes=0-4' });
+        expect(answer.status).toBe(206);
+        expect(answer.text).toBe('{"api');
+      });
+    });
+
     describe('method and URL override headers never reach the upstream (item 12)', () => {
       it.each(['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-url', 'x-rewrite-url'])(
         '%s is dropped',

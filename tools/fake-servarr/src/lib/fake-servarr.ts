@@ -50,7 +50,8 @@ export interface EchoResponse {
  * A stand-in for a Servarr instance (Sonarr, Radarr…): authenticates like Servarr (an `apikey` query
  * parameter in any case first, then `X-Api-Key`, then `Authorization: Bearer`), honours a URL base,
  * answers `/api`, `/api/{v}/system/status`, `/ping` and `/api/{v}/openapi.json`, has test endpoints
- * (`test/stream?bytes=`, `test/slow?ms=` for GET or POST, `test/status/{code}`), and echoes everything else.
+ * (`test/stream?bytes=`, `test/slow?ms=` for GET or POST, `test/status/{code}`, `test/key` honouring
+ * `Range`, `test/cookie` setting cookies), and echoes everything else.
  */
 export class FakeServarr {
   readonly requests: RecordedRequest[] = [];
@@ -178,6 +179,11 @@ export class FakeServarr {
       if (rest === '/test/stream') return this.stream(res, Number(query.get('bytes') ?? 0));
       if (rest === '/test/release') return this.release(res, query.get('gzip') === '1');
       if (rest === '/test/json') return this.jsonOfSize(res, Number(query.get('bytes') ?? 1024));
+      if (rest === '/test/key') return this.keyInText(req, res);
+      if (rest === '/test/cookie') {
+        res.setHeader('Set-Cookie', ['arrbiter_session=from-upstream; Path=/; HttpOnly', 'upstream=1; Path=/']);
+        return this.json(res, 200, { cookie: 'set' });
+      }
       if (rest === '/test/slow') {
         const timer = setTimeout(
           () => this.json(res, 200, { slept: Number(query.get('ms') ?? 0) }),
@@ -307,6 +313,35 @@ export class FakeServarr {
       setImmediate(next);
     };
     next();
+  }
+
+  /**
+   * A text body holding this instance's key, served as a file is: `Accept-Ranges`, an `ETag`, one
+   * `Range` of bytes answered 206 (with `If-Range` naming the ETag, or without `If-Range`).
+   */
+  private keyInText(req: IncomingMessage, res: ServerResponse): void {
+    const body = Buffer.from(`{"apiKey":"${this.options.apiKey}"}`);
+    const etag = '"key-1"';
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    const ifRange = req.headers['if-range'];
+    const headers = { 'Content-Type': 'application/json', 'Accept-Ranges': 'bytes', ETag: etag };
+    if (range && (ifRange === undefined || ifRange === etag) && (range[1] !== '' || range[2] !== '')) {
+      const last = body.length - 1;
+      const start = range[1] === '' ? Math.max(0, body.length - Number(range[2])) : Number(range[1]);
+      const end = range[1] === '' || range[2] === '' ? last : Math.min(Number(range[2]), last);
+      if (start <= end) {
+        const part = body.subarray(start, end + 1);
+        res.writeHead(206, {
+          ...headers,
+          'Content-Range': `bytes ${start}-${end}/${body.length}`,
+          'Content-Length': part.length,
+        });
+        res.end(part);
+        return;
+      }
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': body.length });
+    res.end(body);
   }
 
   /** Streams `bytes` bytes in 64 KiB chunks, respecting back-pressure. */

@@ -45,6 +45,13 @@ const NOT_COPIED = new Set([
 ]);
 
 /**
+ * On a proxy that scrubs, also `Range` and `If-Range`: the scrubber replaces the key where it finds it
+ * whole, and two 206 answers would each hold a part of it, unscrubbed. The upstream answers 200 with
+ * the whole body, scrubbed (a download cannot resume there: a proxy that serves files can turn scrubbing off).
+ */
+const NOT_COPIED_WHEN_SCRUBBED = new Set([...NOT_COPIED, 'range', 'if-range']);
+
+/**
  * The request's framing. Never dropped, even when the client names it in `Connection`: the upstream
  * request is framed by Node from the body Node parsed (Node has validated both headers and refuses a
  * request that has both or a malformed one). Dropped on the client's word, the body would reach the
@@ -189,7 +196,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   ): void {
     (req as ForwardedMessage)[FORWARDING] = { service, timedOut: false, settle, scrubber };
     req.url = `${service.basePath}${path}${query ? `?${query}` : ''}`;
-    req.headers = this.outgoingHeaders(req, protocol, upgrade);
+    req.headers = this.outgoingHeaders(req, protocol, upgrade, scrubber ? NOT_COPIED_WHEN_SCRUBBED : NOT_COPIED);
     // A body the scrubber reads is asked for uncompressed (one that comes compressed anyway is decoded).
     if (scrubber) req.headers['accept-encoding'] = 'identity';
   }
@@ -234,17 +241,22 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   /**
    * The headers to send upstream, built once and handed to http-proxy-middleware as the request's own
    * (it copies them into the upstream request): hop-by-hop headers, those the `Connection` header
-   * names (but the framing) and the client's credentials dropped — but a WebSocket upgrade's
+   * names (but the framing), the client's credentials and the rest of `notCopied` dropped — but a WebSocket upgrade's
    * `Connection` and `Upgrade` — and `Via` and `X-Forwarded-*` added. Removing and setting headers on the upstream request instead
    * costs a validation and a slower header object per header, on every call (`npm run bench`).
    */
-  private outgoingHeaders(req: IncomingMessage, protocol: string, upgrade: boolean): IncomingHttpHeaders {
+  private outgoingHeaders(
+    req: IncomingMessage,
+    protocol: string,
+    upgrade: boolean,
+    notCopied: ReadonlySet<string>,
+  ): IncomingHttpHeaders {
     const incoming = req.headers;
     const connection = incoming.connection;
     const listed = hopHeadersListed(connection);
     const outgoing: IncomingHttpHeaders = {};
     for (const name in incoming) {
-      if (NOT_COPIED.has(name) || listed?.includes(name)) continue;
+      if (notCopied.has(name) || listed?.includes(name)) continue;
       outgoing[name] = incoming[name];
     }
     if (upgrade) {
