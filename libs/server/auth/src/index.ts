@@ -3,6 +3,7 @@ export * from './lib/admin-users.service';
 export * from './lib/auth.module';
 export * from './lib/bearer';
 export * from './lib/bearer-throttle';
+export * from './lib/device-cookie';
 export * from './lib/guards/authentication.guard';
 export * from './lib/guards/origin.guard';
 export * from './lib/guards/roles.guard';

@@ -132,10 +132,10 @@ export class ApiTokensService {
   /**
    * The principal of a bearer token: its creator acting with the token's role (capped by the creator's
    * current one), named `token:<name>` in recent changes. 401 for an unknown, revoked or expired token;
-   * 429 once the address has had too many refusals.
+   * 429 for one once its address, or all addresses together, have had too many refusals. A valid
+   * token is never refused by the throttle.
    */
   async authenticate(token: string, address: string): Promise<AdminPrincipal> {
-    await this.throttle.check(address);
     const now = this.clock.date();
     const found = API_TOKEN_PATTERN.test(token)
       ? await this.tokenRepository.findOne({ where: { digest: keyDigest(token) }, relations: { adminUser: true } })

@@ -24,6 +24,7 @@ import { ChangesService } from '@arrbiter/server/history';
 import type { Request, Response } from 'express';
 import { AccountsService } from './accounts.service';
 import { AdminUsersService } from './admin-users.service';
+import { DeviceCookie } from './device-cookie';
 import { ChangePasswordDto } from './dto/change-password.dto';
 import { SsoLinkDto } from './dto/sso-link.dto';
 import { AdminUserEntity } from './entities/admin-user.entity';
@@ -48,6 +49,7 @@ export class AuthController {
     private readonly accounts: AccountsService,
     private readonly oidc: OidcClient,
     private readonly box: SecretBox,
+    private readonly devices: DeviceCookie,
   ) {}
 
   /** What the sign-in page offers. */
@@ -67,6 +69,7 @@ export class AuthController {
   async signIn(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionResponse> {
     const user = request.user as AdminUserEntity;
     await this.startSession(user, request, response, 'Signed in');
+    this.devices.issue(response, user.username);
     return { username: user.username, role: user.role };
   }
 
@@ -119,11 +122,16 @@ export class AuthController {
       throw new ForbiddenException('Link single sign-on from a session signed in with your password');
     }
     await this.accounts.assertLinkable(admin.id);
-    await this.throttle.attempt(admin.username, request.ip ?? 'unknown', async () => {
-      if (!(await this.users.verify(admin.username, dto.password))) {
-        throw new ForbiddenException('The password is wrong');
-      }
-    });
+    await this.throttle.attempt(
+      admin.username,
+      request.ip ?? 'unknown',
+      async () => {
+        if (!(await this.users.verify(admin.username, dto.password))) {
+          throw new ForbiddenException('The password is wrong');
+        }
+      },
+      this.devices.knows(request, admin.username),
+    );
     let strategy: OidcStrategy;
     try {
       strategy = await this.oidc.ready();
@@ -171,8 +179,11 @@ export class AuthController {
     @Req() request: Request,
   ): Promise<void> {
     if (!this.config.passwordSignIn) throw new ConflictException('Password sign-in is off (PASSWORD_SIGN_IN=false)');
-    const user = await this.throttle.attempt(admin.username, request.ip ?? 'unknown', () =>
-      this.users.changePassword(admin.id, dto.currentPassword, dto.newPassword, admin.sessionId),
+    const user = await this.throttle.attempt(
+      admin.username,
+      request.ip ?? 'unknown',
+      () => this.users.changePassword(admin.id, dto.currentPassword, dto.newPassword, admin.sessionId),
+      this.devices.knows(request, admin.username),
     );
     await this.audit.record({
       actor: admin.actor,

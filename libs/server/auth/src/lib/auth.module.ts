@@ -10,6 +10,7 @@ import { ApiTokensService } from './api-tokens.service';
 import { AUTH_ENTITIES } from './auth-entities';
 import { AuthController } from './auth.controller';
 import { BearerThrottle } from './bearer-throttle';
+import { DeviceCookie } from './device-cookie';
 import { ForwardAuth } from './forward-auth';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { OidcCallbackGuard, OidcLoginGuard } from './guards/oidc.guard';
@@ -39,6 +40,7 @@ import { TokensController } from './tokens.controller';
     SessionsService,
     ForwardAuth,
     OidcClient,
+    DeviceCookie,
     {
       provide: SignInThrottle,
       useFactory: (dataSource: DataSource, metrics: Metrics | undefined) =>

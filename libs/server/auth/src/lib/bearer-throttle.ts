@@ -11,7 +11,13 @@ import { sharedLimiter } from './sign-in-throttle';
 
 /** Refused API-token attempts allowed per client address per window, then 429 for the rest of it. */
 export const BEARER_FAILURES_PER_ADDRESS = 20;
+/**
+ * Refused API-token attempts allowed from all addresses together per window: the ceiling that a
+ * client choosing its own address (`X-Forwarded-For` under `TRUST_PROXY=true`) cannot get around.
+ */
+export const BEARER_FAILURES_GLOBAL = 200;
 const WINDOW_SECONDS = 15 * 60;
+const GLOBAL_KEY = 'all';
 
 const OPTIONS: IRateLimiterOptions = {
   keyPrefix: 'bearer-address',
@@ -20,10 +26,17 @@ const OPTIONS: IRateLimiterOptions = {
   blockDuration: WINDOW_SECONDS,
 };
 
+const GLOBAL_OPTIONS: IRateLimiterOptions = {
+  keyPrefix: 'bearer-global',
+  points: BEARER_FAILURES_GLOBAL,
+  duration: WINDOW_SECONDS,
+  blockDuration: WINDOW_SECONDS,
+};
+
 export class TooManyTokenFailuresException extends RetryAfterException {
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, scope = 'from this address') {
     super(
-      `Too many refused API tokens from this address. Try again in ${retryAfterSeconds} seconds.`,
+      `Too many refused API tokens ${scope}. Try again in ${retryAfterSeconds} seconds.`,
       HttpStatus.TOO_MANY_REQUESTS,
       retryAfterSeconds,
     );
@@ -31,33 +44,34 @@ export class TooManyTokenFailuresException extends RetryAfterException {
 }
 
 /**
- * Throttles refused `Authorization: Bearer` tokens per client address, in the sign-in throttle's store
- * (shared by replicas). A good token costs one read of the address's counter; only a refusal writes.
- * A token is 256 random bits, so this is not what keeps one from being guessed: it keeps a
- * misconfigured or hostile client from hammering the token lookup.
+ * Throttles refused `Authorization: Bearer` tokens per client address and over all addresses (a
+ * ceiling), in the sign-in throttle's store (shared by replicas). Only a token that fails the lookup
+ * is counted, and only such a token is answered 429: a valid token is never refused, whatever the
+ * counters say, and costs nothing here. A token is 256 random bits, so this is not what keeps one from
+ * being guessed: it keeps a misconfigured or hostile client from hammering the token lookup and the log.
  */
 export class BearerThrottle {
-  constructor(private readonly limiter: RateLimiterAbstract = new RateLimiterMemory(OPTIONS)) {}
+  constructor(
+    private readonly perAddress: RateLimiterAbstract = new RateLimiterMemory(OPTIONS),
+    private readonly global: RateLimiterAbstract = new RateLimiterMemory(GLOBAL_OPTIONS),
+  ) {}
 
   static sharedThrough(dataSource: DataSource): BearerThrottle {
-    return new BearerThrottle(sharedLimiter(dataSource, OPTIONS));
+    return new BearerThrottle(sharedLimiter(dataSource, OPTIONS), sharedLimiter(dataSource, GLOBAL_OPTIONS));
   }
 
-  /** Throws 429 when the address has no refusal left. */
-  async check(address: string): Promise<void> {
-    const state = await this.limiter.get(address);
-    if (state && state.consumedPoints >= BEARER_FAILURES_PER_ADDRESS) {
-      throw new TooManyTokenFailuresException(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
-    }
-  }
-
-  /** Counts a refusal; throws 429 when it was the address's last. */
+  /** Counts a refused token, per address and globally; throws 429 when either has no refusal left. */
   async refused(address: string): Promise<void> {
+    await this.take(this.perAddress, address, 'from this address');
+    await this.take(this.global, GLOBAL_KEY, 'from all addresses');
+  }
+
+  private async take(limiter: RateLimiterAbstract, key: string, scope: string): Promise<void> {
     try {
-      await this.limiter.consume(address, 1);
+      await limiter.consume(key, 1);
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        throw new TooManyTokenFailuresException(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+        throw new TooManyTokenFailuresException(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), scope);
       }
       throw rejection;
     }

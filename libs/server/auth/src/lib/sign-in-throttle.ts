@@ -15,6 +15,22 @@ const WINDOW_SECONDS = 15 * 60;
 /** Failed sign-ins allowed per (username, client address), then per client address, per window. */
 export const FAILURES_PER_USER_AND_ADDRESS = 5;
 export const FAILURES_PER_ADDRESS = 30;
+/**
+ * Failed sign-ins of one username, from any address, before its back-off starts: from then on, an
+ * attempt from a device that has not signed in before waits its turn (one per back-off interval,
+ * from `MIN_BACKOFF_SECONDS` doubling to `MAX_BACKOFF_SECONDS`). A known device is never held back, so an attacker cannot lock
+ * the real user out.
+ */
+export const FAILURES_PER_USERNAME = 10;
+export const MAX_BACKOFF_SECONDS = 60;
+
+export const MIN_BACKOFF_SECONDS = 15;
+
+/** Seconds between attempts once a username has had `failures` failures: 15, 30, then 60. */
+export function backoffSeconds(failures: number): number {
+  const over = Math.max(0, failures - FAILURES_PER_USERNAME);
+  return Math.min(MAX_BACKOFF_SECONDS, MIN_BACKOFF_SECONDS * 2 ** Math.min(over, 4));
+}
 
 /** The table the PostgreSQL store keeps its counters in (`SignInThrottleEntity`, created by the migrations). */
 export const SIGN_IN_THROTTLE_TABLE = 'sign_in_throttle';
@@ -58,9 +74,24 @@ const PER_ADDRESS: IRateLimiterOptions = {
   blockDuration: WINDOW_SECONDS,
 };
 
+/** Counts a username's failures over the window (never refuses by itself: the pace does). */
+const PER_USERNAME: IRateLimiterOptions = {
+  keyPrefix: 'sign-in-name',
+  points: 1_000_000,
+  duration: WINDOW_SECONDS,
+};
+/** One attempt per back-off interval (its duration, per attempt) for a username in back-off. */
+const USERNAME_PACE: IRateLimiterOptions = {
+  keyPrefix: 'sign-in-name-pace',
+  points: 1,
+  duration: MAX_BACKOFF_SECONDS,
+};
+
 interface Limiters {
   perUser: RateLimiterAbstract;
   perAddress: RateLimiterAbstract;
+  perUsername: RateLimiterAbstract;
+  usernamePace: RateLimiterAbstract;
 }
 
 /**
@@ -77,6 +108,8 @@ export class SignInThrottle {
     private readonly limiters: Limiters = {
       perUser: new RateLimiterMemory(PER_USER),
       perAddress: new RateLimiterMemory(PER_ADDRESS),
+      perUsername: new RateLimiterMemory(PER_USERNAME),
+      usernamePace: new RateLimiterMemory(USERNAME_PACE),
     },
     private readonly metrics: Metrics | null = null,
   ) {}
@@ -87,25 +120,34 @@ export class SignInThrottle {
    */
   static sharedThrough(dataSource: DataSource, metrics: Metrics | null = null): SignInThrottle {
     return new SignInThrottle(
-      { perUser: sharedLimiter(dataSource, PER_USER), perAddress: sharedLimiter(dataSource, PER_ADDRESS) },
+      {
+        perUser: sharedLimiter(dataSource, PER_USER),
+        perAddress: sharedLimiter(dataSource, PER_ADDRESS),
+        perUsername: sharedLimiter(dataSource, PER_USERNAME),
+        usernamePace: sharedLimiter(dataSource, USERNAME_PACE),
+      },
       metrics,
     );
   }
 
   /**
    * Runs `verify` (the password check) as one sign-in attempt of this username from this address:
-   * throws 429 without running it when the pair or the address has no attempt left. A failure (any
-   * error of `verify`) keeps the attempt counted; a success forgets the pair's failures and gives the
-   * address its attempt back.
+   * throws 429 without running it when the pair or the address has no attempt left, or when the
+   * username is in back-off and `knownDevice` is false (a device that signed in as this username
+   * before, `DeviceCookie`, is never held back by the username's back-off). A failure (any error of
+   * `verify`) keeps the attempt counted, for the username too; a success forgets the pair's failures
+   * and gives the address its attempt back.
    */
-  async attempt<T>(username: string, address: string, verify: () => Promise<T>): Promise<T> {
-    const { perUser, perAddress } = this.limiters;
+  async attempt<T>(username: string, address: string, verify: () => Promise<T>, knownDevice = false): Promise<T> {
+    const { perUser, perAddress, perUsername } = this.limiters;
+    const name = username.toLowerCase();
     const userKey = this.userKey(username, address);
     await this.take(perUser, userKey);
     try {
       await this.take(perAddress, address);
+      if (!knownDevice) await this.pace(name);
     } catch (error) {
-      await perUser.reward(userKey, 1);
+      await Promise.all([perUser.reward(userKey, 1), perAddress.reward(address, 1)]);
       throw error;
     }
     let result: T;
@@ -113,11 +155,30 @@ export class SignInThrottle {
       result = await verify();
     } catch (error) {
       this.metrics?.signIns.inc({ result: 'failure' });
+      await perUsername.penalty(name, 1);
       throw error;
     }
     this.metrics?.signIns.inc({ result: 'success' });
     await Promise.all([perUser.delete(userKey), perAddress.reward(address, 1)]);
     return result;
+  }
+
+  /**
+   * Once the username has had its free failures, takes its one attempt of the current back-off
+   * interval (429 with the wait when another attempt has it): the attempts of every address share it.
+   */
+  private async pace(name: string): Promise<void> {
+    const failures = (await this.limiters.perUsername.get(name))?.consumedPoints ?? 0;
+    if (failures < FAILURES_PER_USERNAME) return;
+    try {
+      await this.limiters.usernamePace.consume(name, 1, { customDuration: backoffSeconds(failures) });
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        this.metrics?.signIns.inc({ result: 'throttled' });
+        throw new TooManySignInsException(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+      }
+      throw rejection;
+    }
   }
 
   private async take(limiter: RateLimiterAbstract, key: string): Promise<void> {

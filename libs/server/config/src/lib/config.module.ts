@@ -1,7 +1,27 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from './app-config';
 import { Clock } from './clock';
 import { TrustedProxies } from './trusted-proxies';
+
+/**
+ * Says once, at start-up, that `TRUST_PROXY=true` believes every peer's `X-Forwarded-For`: any client
+ * then picks the address that logs, sessions and the per-address throttles see.
+ */
+@Injectable()
+export class TrustProxyWarning implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Configuration');
+
+  constructor(private readonly config: AppConfig) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.trustProxy !== true) return;
+    this.logger.warn(
+      'TRUST_PROXY=true trusts every peer: any client can set X-Forwarded-For and choose the address that ' +
+        'logs, sessions and per-address limits see. Name your proxies instead with a CIDR list, e.g. ' +
+        'TRUST_PROXY=loopback,10.0.0.0/8 (or a hop count)',
+    );
+  }
+}
 
 /** Provides the validated `AppConfig` to every module; the config is loaded once, before Nest starts. */
 @Global()
@@ -14,6 +34,7 @@ export class ConfigModule {
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
         { provide: TrustedProxies, useValue: new TrustedProxies(config.trustProxy) },
+        TrustProxyWarning,
       ],
       exports: [AppConfig, Clock, TrustedProxies],
     };
