@@ -7,8 +7,10 @@
 // canonicalised (Arrbiter's fast path for a plain path) and resolved to a route in a segment tree; the
 // method checked against the route's grants; the upstream's key in place of the client's, the method
 // and URL override headers dropped, `Via` and `X-Forwarded-For/-Proto/-Host` added; the upstream
-// time-out; one access line in pino's format, written in batches to a file. What it leaves out, Arrbiter also does: warnings, learning mode, rate limits,
-// usage counting, scrubbing, the lingering close, problem documents, metrics.
+// time-out; the answer's `Set-Cookie` and `Clear-Site-Data` dropped, `X-Content-Type-Options: nosniff`
+// and `Content-Security-Policy: sandbox` set; one access line in pino's format, written in batches to a
+// file. What it leaves out, Arrbiter also does: warnings, learning mode, rate limits, usage counting,
+// scrubbing, the lingering close, problem documents, metrics.
 import { hash } from 'node:crypto';
 import { openSync, readFileSync, writeSync } from 'node:fs';
 import { Agent, createServer } from 'node:http';
@@ -71,6 +73,17 @@ const proxy = createProxyMiddleware({
   headers: { 'x-api-key': upstreamKey },
   proxyTimeout: 30_000,
   ejectPlugins: true,
+  plugins: [
+    // Before httpxy writes the answer's headers from this object: the answer must not act on the origin (#34).
+    (server) =>
+      server.on('proxyRes', (proxyRes) => {
+        const headers = proxyRes.headers;
+        delete headers['set-cookie'];
+        delete headers['clear-site-data'];
+        headers['x-content-type-options'] = 'nosniff';
+        headers['content-security-policy'] = 'sandbox';
+      }),
+  ],
 });
 
 createServer((req, res) => {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import type { ProxyConnectionDto, WarningDto, Page } from '@arrbiter/contracts';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AccessLine, accessLinesWhen } from '../testing/access-lines';
-import { rawRequest } from '../testing/raw-http';
+import { RawResponse, rawRequest } from '../testing/raw-http';
 import { exchange } from '../testing/raw-socket';
 import { proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
@@ -331,6 +331,7 @@ describe('the /proxy route under adversarial input', () => {
 
   describe('what reaches the upstream and the client around a call (security round 3)', () => {
     const GRANTS = {
+      '/signalr/messages': ['get'],
       '/api/v3/test/key': ['get'],
       '/api/v3/test/cookie': ['get'],
       '/api/v3/test/release': ['get'],
@@ -399,6 +400,78 @@ describe('the /proxy route under adversarial input', () => {
         const answer = await through(unscrubbed, 'unscrubbed', '/api/v3/test/key', { range: 'bytes=0-4' });
         expect(answer.status).toBe(206);
         expect(answer.text).toBe('{"api');
+      });
+    });
+
+    describe('proxied answers do not act on the dashboard’s origin (item 10)', () => {
+      const expectIsolated = (answer: RawResponse) => {
+        expect(answer.headers['set-cookie']).toBeUndefined();
+        expect(answer.headers['x-content-type-options']).toBe('nosniff');
+        expect(answer.headers['content-security-policy']).toBe('sandbox');
+      };
+
+      it.each([
+        ['scrubbed whole', 'ranged', '/api/v3/test/cookie'],
+        ['streamed through the scrubber', 'ranged', '/api/v3/test/release'],
+        ['passed as it is (not text)', 'ranged', '/api/v3/test/stream?bytes=10'],
+        ['passed as it is (no scrubbing)', 'unscrubbed', '/api/v3/test/cookie'],
+      ])('an answer %s: no Set-Cookie (arrbiter_session), nosniff, CSP sandbox', async (_how, slug, path) => {
+        const answer = await through(slug === 'ranged' ? scrubbed : unscrubbed, slug, path);
+        expect(answer.status).toBe(200);
+        expectIsolated(answer);
+      });
+
+      it('the upstream’s cookie never reaches the client', async () => {
+        const upstreamAnswer = await rawRequest(
+          keyed.url.replace(/\/radarr$/, ''),
+          'GET',
+          '/radarr/api/v3/test/cookie',
+          {
+            'x-api-key': keyed.options.apiKey,
+          },
+        );
+        expect(String(upstreamAnswer.headers['set-cookie'])).toContain('arrbiter_session=from-upstream');
+        const answer = await through(scrubbed, 'ranged', '/api/v3/test/cookie');
+        expect(JSON.stringify(answer.headers)).not.toContain('arrbiter_session');
+      });
+
+      it('a WebSocket upgrade’s answer: no Set-Cookie, nosniff, CSP sandbox', async () => {
+        const answer = await new Promise<RawResponse>((resolve, reject) => {
+          const req = httpRequest({
+            host: '127.0.0.1',
+            port,
+            path: '/proxy/ranged/signalr/messages?transport=webSockets&cookie=1',
+            headers: {
+              'x-api-key': scrubbed.key,
+              connection: 'Upgrade',
+              upgrade: 'websocket',
+              'sec-websocket-version': '13',
+              'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+            },
+          });
+          req.on('upgrade', (res, socket) => {
+            socket.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: () => undefined as never });
+          });
+          req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+          req.on('error', reject);
+          req.end();
+        });
+        expect(answer.status).toBe(101);
+        expect(keyed.requests.at(-1)?.url).toContain('cookie=1');
+        expectIsolated(answer);
+      });
+
+      it.each([
+        ['401', '0'.repeat(32), '/api/v3/movie'],
+        ['403', undefined, '/api/v3/config/host'],
+        ['404 (no slug)', undefined, ''],
+      ])('Arrbiter’s own %s on /proxy carries them too', async (status, badKey, path) => {
+        const answer = await rawRequest(base, 'GET', `/proxy${path ? `/ranged${path}` : ''}`, {
+          'x-api-key': badKey ?? scrubbed.key,
+        });
+        expect(answer.status).toBe(Number(status.slice(0, 3)));
+        expectIsolated(answer);
       });
     });
 

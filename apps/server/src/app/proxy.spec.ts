@@ -285,9 +285,12 @@ describe('the /proxy route', () => {
     }
   });
 
-  it('adds no admin security headers and sets no cookie on proxied responses', async () => {
+  it('adds no admin security headers and sets no cookie on proxied responses, only its own isolation', async () => {
     const response = await call('GET', '/api/v3/movie/1');
-    expect(response.headers['content-security-policy']).toBeUndefined();
+    // Not the dashboard's policy (helmet's), but a sandbox: the answer shares the dashboard's origin.
+    expect(response.headers['content-security-policy']).toBe('sandbox');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
     expect(response.headers['set-cookie']).toBeUndefined();
   });
 

@@ -122,7 +122,9 @@ export class FakeServarr {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    // `cookie=1`: the answer sets a cookie, as a hostile upstream would.
+    const cookie = url.includes('cookie=1') ? 'Set-Cookie: arrbiter_session=from-upstream; Path=/\r\n' : '';
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${cookie}\r\n`);
     socket.pipe(socket);
   }
 

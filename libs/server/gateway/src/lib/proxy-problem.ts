@@ -26,6 +26,14 @@ export class ProxyRefusal {
   ) {}
 }
 
+/**
+ * Added to every answer on /proxy, the upstream's (`UpstreamForwarder`) and this hop's own: proxied
+ * answers share the dashboard's origin (unless /proxy has a host name of its own), so a browser neither
+ * guesses a type (an answer sniffed as HTML) nor runs a document from one with that origin (`sandbox`:
+ * an opaque origin, no scripts, forms or pop-ups). An upstream's own policy is kept beside it.
+ */
+export const ISOLATION_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox' } as const;
+
 const problemBodies = new Map<string, string>();
 
 /** The serialised RFC 9457 document; the set of statuses and details is small and fixed, so it is cached. */
@@ -74,6 +82,7 @@ function writeProblemHead(res: ServerResponse, status: number, detail: string, c
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/problem+json',
     'Content-Length': Buffer.byteLength(body),
+    ...ISOLATION_HEADERS,
   };
   if (close) headers['Connection'] = 'close';
   res.writeHead(status, headers);
@@ -144,5 +153,8 @@ function answerThenLinger(req: IncomingMessage, res: ServerResponse, status: num
 
 /** Refuses a WebSocket upgrade on its raw socket. */
 export function refuseUpgrade(socket: Socket, status: number): void {
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n` +
+      'X-Content-Type-Options: nosniff\r\nContent-Security-Policy: sandbox\r\n\r\n',
+  );
 }

@@ -221,6 +221,8 @@ export class UpstreamForwarder implements OnApplicationShutdown {
           server.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) =>
             this.onProxyReq(proxyReq, req as ForwardedMessage),
           );
+          // Before httpxy's own listeners, which write the upgrade's answer (or a refusal) from these headers.
+          server.on('proxyReqWs', (proxyReq: ClientRequest) => proxyReq.on('response', isolate).on('upgrade', isolate));
           server.on('proxyRes', (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) =>
             this.respond(proxyRes, req as ForwardedMessage, res),
           );
@@ -418,6 +420,29 @@ const RESPONSE_HOP_BY_HOP = new Set([
   'transfer-encoding',
 ]);
 
+/**
+ * Response headers never passed on besides those of one hop: proxied answers share the dashboard's
+ * origin (unless `/proxy` has a host name of its own), so an upstream must not set or clear its
+ * cookies (`arrbiter_session`) or its site data. Its `X-Content-Type-Options` gives way to this hop's.
+ */
+const RESPONSE_NOT_COPIED = new Set([
+  ...RESPONSE_HOP_BY_HOP,
+  'set-cookie',
+  'clear-site-data',
+  'x-content-type-options',
+]);
+
+/** `ISOLATION_HEADERS` for a WebSocket upgrade's answer, which httpxy writes from the upstream's header object. */
+function isolate(upstream: IncomingMessage): void {
+  const headers = upstream.headers;
+  delete headers['set-cookie'];
+  delete headers['clear-site-data'];
+  headers['x-content-type-options'] = 'nosniff';
+  headers['content-security-policy'] = headers['content-security-policy']
+    ? `${String(headers['content-security-policy'])}, sandbox`
+    : 'sandbox';
+}
+
 interface ResponseHeaders {
   /** Names and values, one after the other, as `ServerResponse.writeHead` takes them. */
   list: string[];
@@ -435,7 +460,10 @@ function hopHeadersListed(connection: string | undefined): string[] | undefined 
     .filter((name) => name !== '' && !FRAMING.has(name));
 }
 
-/** The upstream's response headers as the client gets them: those of one hop dropped, URLs scrubbed. */
+/**
+ * The upstream's response headers as the client gets them: those of one hop and the origin's cookies
+ * dropped, URLs scrubbed, `ISOLATION_HEADERS` added.
+ */
 function responseHeaders(proxyRes: IncomingMessage, scrubber: Scrubber | undefined): ResponseHeaders {
   const raw = proxyRes.rawHeaders;
   const listed = hopHeadersListed(proxyRes.headers.connection);
@@ -443,9 +471,10 @@ function responseHeaders(proxyRes: IncomingMessage, scrubber: Scrubber | undefin
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     const lower = name.toLowerCase();
-    if (RESPONSE_HOP_BY_HOP.has(lower) || listed?.includes(lower)) continue;
+    if (RESPONSE_NOT_COPIED.has(lower) || listed?.includes(lower)) continue;
     list.push(name, scrubber && SCRUBBED_HEADERS.has(lower) ? scrubber.text(raw[i + 1]) : raw[i + 1]);
   }
+  list.push('X-Content-Type-Options', 'nosniff', 'Content-Security-Policy', 'sandbox');
   // Node has checked that a declared length is one valid number (it refuses the response otherwise).
   const length = proxyRes.headers['content-length'];
   return { list, contentLength: length === undefined ? undefined : Number(length) };
