@@ -15,6 +15,7 @@ KUBERNETES_VERSION=1.33.4
 COMPOSE_VERSION=v2.40.3
 PROMETHEUS_OPERATOR_VERSION=v0.85.0
 GATEWAY_API_VERSION=v1.5.0
+ACTIONLINT_VERSION=v1.7.12
 
 export PATH="/usr/local/go/bin:$PATH"
 # Go's module and build caches live beside the tools, so a second run (and a retried build) reuses them.
@@ -121,6 +122,21 @@ ensure_kine() {
   go_install_to "kine-$KINE_VERSION" "github.com/k3s-io/kine@$KINE_VERSION" -trimpath -ldflags "-s -w"
 }
 
+# actionlint checks .github/workflows (the release workflow cannot run here), with Debian's shellcheck
+# on their `run:` scripts.
+ensure_actionlint() {
+  ACTIONLINT="$TOOLS_DIR/actionlint-$ACTIONLINT_VERSION/actionlint"
+  if ! command -v shellcheck >/dev/null; then
+    tools_log "apt-get install shellcheck"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
+  fi
+  [ -x "$ACTIONLINT" ] && return
+  tools_log "building actionlint $ACTIONLINT_VERSION"
+  go_install_to "actionlint-$ACTIONLINT_VERSION" \
+    "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION" -trimpath -ldflags "-s -w"
+}
+
 # kube-apiserver cannot be go-installed (k8s.io/kubernetes replaces its staging modules with local
 # folders): a wrapper module requires it and replaces each staging module with its published v0.x.
 ensure_kube_apiserver() {
@@ -175,5 +191,6 @@ ensure_chart_tools() {
   ensure_kine
   ensure_kube_apiserver
   ensure_crds
-  export HELM HELM_UNITTEST_DIR KUBECONFORM KINE KUBE_APISERVER CRD_DIR
+  ensure_actionlint
+  export HELM HELM_UNITTEST_DIR KUBECONFORM KINE KUBE_APISERVER CRD_DIR ACTIONLINT
 }
