@@ -18,6 +18,11 @@ export interface CreateAppOptions extends AppModuleOptions {
   dashboardDir?: string;
 }
 
+function noStore(_request: express.Request, response: express.Response, next: express.NextFunction): void {
+  response.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
 /** Builds the whole server, as production runs it, without listening. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const expressApp = express();
@@ -43,6 +48,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   // The proxy route (/proxy/...) never reaches Express (see createHttpServer): none of this applies to it.
   app.use(securityHeaders);
+  // No answer of the admin and auth API is kept by a browser or a shared cache: many carry a proxy key,
+  // a token, a session or an exported secret, all are per-user and change with every write, and one
+  // header here cannot be forgotten on a new route (a route's own `@Header('Cache-Control')` still wins).
+  app.use('/api', noStore);
   app.use('/api', cookieParser());
   serveDashboard(app, options.dashboardDir ?? join(__dirname, '..', 'dashboard', 'browser'));
   proxyRoute.gateway = app.get(ProxyGateway);
