@@ -30,6 +30,16 @@ helm.sh/chart: {{ include "arrbiter.chart" . }}
 {{ include "arrbiter.selectorLabels" . }}
 app.kubernetes.io/version: {{ include "arrbiter.imageTag" . | trunc 63 | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- include "arrbiter.commonLabels" . }}
+{{- end }}
+
+{{/* commonLabels, on a line of their own each; the chart's own labels win over them. */}}
+{{- define "arrbiter.commonLabels" -}}
+{{- with .Values.commonLabels }}
+{{- range $key, $value := omit . "helm.sh/chart" "app.kubernetes.io/name" "app.kubernetes.io/instance" "app.kubernetes.io/version" "app.kubernetes.io/managed-by" "app.kubernetes.io/component" "app.kubernetes.io/part-of" }}
+{{ $key }}: {{ $value | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -43,6 +53,7 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/part-of: {{ include "arrbiter.name" .root }}
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- include "arrbiter.commonLabels" .root }}
 {{- end }}
 
 {{- define "arrbiter.serviceAccountName" -}}
@@ -136,6 +147,16 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- end }}
 {{- if and (not .Values.trustedAuth.header) .Values.trustedAuth.from }}
 {{- fail "trustedAuth.from is set without trustedAuth.header" }}
+{{- end }}
+{{- if and .Values.preStopSleepSeconds (ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds)) }}
+{{- fail (printf "preStopSleepSeconds (%v) must be less than terminationGracePeriodSeconds (%v): the grace period also covers Arrbiter's own drain after the sleep" .Values.preStopSleepSeconds .Values.terminationGracePeriodSeconds) }}
+{{- end }}
+{{- $templateRepository := toString .Values.config.templateRepository }}
+{{- if and .Values.templateRepositoryToken.existingSecret (not (regexMatch "^(?i)https?://" $templateRepository)) }}
+{{- fail "templateRepositoryToken.existingSecret needs config.templateRepository to be an http(s) git URL: the token is sent only to that origin" }}
+{{- end }}
+{{- if and .Values.config.templateRepositoryUsername (not .Values.templateRepositoryToken.existingSecret) }}
+{{- fail "config.templateRepositoryUsername is set without templateRepositoryToken.existingSecret" }}
 {{- end }}
 {{- $passwordSignIn := toString .Values.config.passwordSignIn }}
 {{- if eq $passwordSignIn "false" }}
@@ -280,6 +301,10 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 - name: OIDC_CLIENT_SECRET_FILE
   value: /run/secrets/arrbiter-oidc/client-secret
 {{- end }}
+{{- if .Values.templateRepositoryToken.existingSecret }}
+- name: TEMPLATE_REPOSITORY_TOKEN_FILE
+  value: /run/secrets/arrbiter-template-repository/token
+{{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
@@ -303,5 +328,38 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 - name: oidc-client-secret
   mountPath: /run/secrets/arrbiter-oidc
   readOnly: true
+{{- end }}
+{{- end }}
+
+{{/* The template repository's token, as a file (server only). */}}
+{{- define "arrbiter.templateTokenVolume" -}}
+{{- with .Values.templateRepositoryToken }}
+{{- if .existingSecret }}
+- name: template-repository-token
+  secret:
+    secretName: {{ .existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .key }}
+        path: token
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "arrbiter.templateTokenMount" -}}
+{{- if .Values.templateRepositoryToken.existingSecret }}
+- name: template-repository-token
+  mountPath: /run/secrets/arrbiter-template-repository
+  readOnly: true
+{{- end }}
+{{- end }}
+
+{{/* The preStop sleep of the server container, or nothing with preStopSleepSeconds 0. */}}
+{{- define "arrbiter.lifecycle" -}}
+{{- with .Values.preStopSleepSeconds }}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", {{ . | toString | quote }}]
 {{- end }}
 {{- end }}
