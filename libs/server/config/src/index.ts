@@ -2,6 +2,7 @@ export * from './lib/app-config';
 export * from './lib/config-error';
 export * from './lib/config.module';
 export * from './lib/load-config';
+export * from './lib/data-dir-access';
 export * from './lib/clock';
 export * from './lib/trusted-proxies';
 export * from './lib/document-file';

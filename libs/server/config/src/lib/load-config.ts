@@ -18,6 +18,7 @@ import { TrustedProxies } from './trusted-proxies';
 import { parseStaffAuth } from './staff-auth-config';
 import { parseTemplateRepository } from './template-repository-config';
 import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
+import { dataDirNotWritable } from './data-dir-access';
 import { ConfigError } from './config-error';
 import { DocumentFile, readDocumentFile } from './document-file';
 
@@ -295,7 +296,7 @@ function resolveSecretKey(env: EnvironmentVariables, dataDir: string, embedded: 
     return { key, source: 'generated' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return { problem: `DATA_DIR is not writable (${code}): cannot keep the generated secret key in ${file}` };
+    return { problem: dataDirNotWritable(code, `cannot keep the generated secret key in ${file}`, dataDir) };
   }
 }
 
