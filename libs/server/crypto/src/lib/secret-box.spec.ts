@@ -1,5 +1,5 @@
 import { AppConfig } from '@arrbiter/server/config';
-import { generateProxyKey, keyDigest, PROXY_KEY_PATTERN, SecretBox } from './secret-box';
+import { generateProxyKey, keyDigest, PROXY_KEY_PATTERN, SecretBox, SecretKeyMismatchError } from './secret-box';
 
 function box(fill = 1): SecretBox {
   return new SecretBox({ secretKey: Buffer.alloc(32, fill) } as unknown as AppConfig);
@@ -25,6 +25,19 @@ describe(SecretBox.name, () => {
     parts[3] = Buffer.from('tampered').toString('base64url');
     expect(() => box().decrypt(parts.join('.'), 'service-key')).toThrow();
     expect(() => box().decrypt('garbage', 'service-key')).toThrow('Unrecognised ciphertext');
+  });
+
+  it('says that SECRET_KEY does not match the key the data was encrypted with', () => {
+    const ciphertext = box().encrypt('secret', 'service-key');
+    let error: unknown;
+    try {
+      box(2).decrypt(ciphertext, 'service-key');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SecretKeyMismatchError);
+    expect((error as Error).message).toContain('SECRET_KEY does not match the key the data was encrypted with');
+    expect((error as Error).message).not.toContain('Unsupported state');
   });
 });
 

@@ -39,7 +39,28 @@ export class SecretBox {
     });
     decipher.setAAD(Buffer.from(purpose, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      // GCM's only failure ("Unsupported state or unable to authenticate data"): the tag does not match.
+      throw new SecretKeyMismatchError(purpose);
+    }
+  }
+}
+
+/**
+ * A stored secret this SECRET_KEY cannot decrypt: almost always a key other than the one the data was
+ * written with (a new SECRET_KEY, another SECRET_KEY_FILE, a lost DATA_DIR/secret.key), else an altered
+ * ciphertext. Start-up fails closed with this message, not GCM's.
+ */
+export class SecretKeyMismatchError extends Error {
+  constructor(readonly purpose: string) {
+    super(
+      `A stored secret (${purpose}) cannot be decrypted: SECRET_KEY does not match the key the data was ` +
+        'encrypted with. Start Arrbiter with the key it was written with (SECRET_KEY, SECRET_KEY_FILE, or the ' +
+        "secret.key in DATA_DIR); a new key cannot read the old one's secrets.",
+    );
+    this.name = 'SecretKeyMismatchError';
   }
 }
 
