@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppConfig, ConfigError, loadConfig } from '@arrbiter/server/config';
+import { SecretKeyMismatchError } from '@arrbiter/server/crypto';
 import { EmbeddedDatabaseLockedError } from '@arrbiter/server/database';
 import { ConfigFileError } from '@arrbiter/server/declarative-config';
 import { flushLogs } from '@arrbiter/server/http';
 import { createApp } from './app/create-app';
 import { exportCommand, importCommand } from './cli/config-commands';
 import { migrate } from './cli/migrate';
+import { quietLogs } from './cli/quiet-logs';
 import { resetPassword } from './cli/reset-password';
 
 /** How long shutdown may take before the process exits anyway. */
@@ -68,6 +70,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     }
     throw error;
   }
+  if (command !== 'serve') quietLogs(config);
   switch (command) {
     case 'serve':
       await serve(config);
@@ -96,7 +99,13 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     // A second process on the same DATA_DIR: one clear line, no stack.
     // A CONFIG_FILE that cannot be applied: its problems, no stack (and never a secret's value).
-    if (error instanceof EmbeddedDatabaseLockedError || error instanceof ConfigFileError) console.error(error.message);
+    // A SECRET_KEY that does not decrypt the stored secrets: what to do, not GCM's words.
+    if (
+      error instanceof EmbeddedDatabaseLockedError ||
+      error instanceof ConfigFileError ||
+      error instanceof SecretKeyMismatchError
+    )
+      console.error(error.message);
     else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },
