@@ -14,6 +14,7 @@ import { FIRST_ADMIN_LOCK } from '@arrbiter/server/database';
 import { DataSource, Not, Repository } from 'typeorm';
 import { AdminSessionEntity } from './entities/admin-session.entity';
 import { AdminUserEntity } from './entities/admin-user.entity';
+import { firstPasswordNotice } from './first-password-notice';
 import { PasswordHasher } from './password-hasher';
 
 /** A password of 144 random bits, URL-safe, 24 characters. */
@@ -47,7 +48,7 @@ export class AdminUsersService implements OnApplicationBootstrap {
 
   /**
    * Creates the first administrator when there is none: from ADMIN_USERNAME/ADMIN_PASSWORD, or
-   * `admin` with a generated password printed once to the log. Never changes an existing admin.
+   * `admin` with a generated password printed once (to standard error). Never changes an existing admin.
    * Replicas starting together take turns (an advisory lock held by the transaction): one creates it,
    * the others find it.
    */
@@ -73,11 +74,14 @@ export class AdminUsersService implements OnApplicationBootstrap {
     });
     if (!created) return;
     if (generated) {
-      // The one place a password is logged, by design: the operator has no other way to learn it.
-      this.logger.warn(
-        `Created the first administrator "${username}" with the generated password: ${password} ` +
-          '(shown once; change it with `npm run admin:reset-password -- <username>`)',
-      );
+      // The one place a password is printed, by design: the operator has no other way to learn it. It
+      // goes to standard error in a block a person cannot miss, not into the JSON log (and its shippers).
+      const notice = firstPasswordNotice(username, password as string, {
+        embedded: this.config.databaseUrl === undefined,
+        dataDir: this.config.dataDir,
+      });
+      this.logger.warn(notice.line);
+      process.stderr.write(notice.block);
     } else {
       this.logger.log(`Created the first administrator "${username}" (owner) from ADMIN_USERNAME`);
     }
