@@ -179,7 +179,7 @@ describe('admin staff over HTTP against the production build', () => {
     const session = `${server.url}/api/auth/session`;
     const trusted = await getFrom(session, '127.0.0.1', { 'remote-user': 'vic' });
     expect(trusted.status).toBe(200);
-    expect(JSON.parse(trusted.body)).toEqual({ username: 'vic', role: 'viewer' });
+    expect(JSON.parse(trusted.body)).toEqual({ username: 'vic', role: 'viewer', publicUrlSet: true });
     const untrusted = await getFrom(session, '127.0.0.2', { 'remote-user': 'olivia' });
     expect(untrusted.status).toBe(401);
     const forged = await getFrom(session, '127.0.0.2', { 'remote-user': 'olivia', 'x-forwarded-for': '127.0.0.1' });
@@ -274,7 +274,7 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
       expect(done).toMatchObject({ status: 302, location: '/' });
       expect(done.session).toMatch(/^arrbiter_session=[A-Za-z0-9_-]{43}$/);
       // The highest mapped group wins: family (viewer) and arr-staff (editor) make an editor.
-      expect(await whoIs(done.session as string)).toEqual({ username: 'alice', role: 'editor' });
+      expect(await whoIs(done.session as string)).toEqual({ username: 'alice', role: 'editor', publicUrlSet: true });
       const accounts = await owner.request<AdminAccountDto[]>('GET', '/api/admin/v1/admins');
       expect(accounts.find((a) => a.username === 'alice')).toMatchObject({ role: 'editor', sso: true });
     });
@@ -371,7 +371,7 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
     it('creates an unknown user with the role of their claim', async () => {
       const done = await finish(await signInAtProvider(server.url, 'dora'));
       expect(done.location).toBe('/');
-      expect(await whoIs(done.session as string)).toEqual({ username: 'dora', role: 'owner' });
+      expect(await whoIs(done.session as string)).toEqual({ username: 'dora', role: 'owner', publicUrlSet: true });
       const unmapped = await finish(await signInAtProvider(server.url, 'eve'));
       expect(unmapped.location).toBe('/sign-in?sso=no-role');
     });

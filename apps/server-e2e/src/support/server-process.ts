@@ -26,11 +26,15 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `node dist/apps/server/main.js` (on `env.PORT`, else a free port) and waits until `/health` answers. */
+/**
+ * Starts `node dist/apps/server/main.js` (on `env.PORT`, else a free port) and waits until `/health` answers.
+ * `PUBLIC_URL` is `http://localhost:PORT` (the origin the admin clients write from) unless the test gives
+ * its own, or `PUBLIC_URL: ''` to leave it unset.
+ */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const port = env['PORT'] ? Number(env['PORT']) : await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
-    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

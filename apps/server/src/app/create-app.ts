@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiDescription } from '@arrbiter/server/api-docs';
-import { AppConfig, TrustedProxies } from '@arrbiter/server/config';
+import { AppConfig, ExternalUrls, TrustedProxies } from '@arrbiter/server/config';
 import { ProxyGateway } from '@arrbiter/server/gateway';
 import { packageVersion } from '@arrbiter/server/metrics';
 import express from 'express';
@@ -41,13 +41,24 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.disable('x-powered-by');
   app.set('trust proxy', app.get(TrustedProxies).trusts);
 
-  const securityHeaders = helmet({
-    // Over plain http (a home LAN), upgrading requests or pinning https would break the dashboard.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: config.secureCookies ? [] : null } },
-    strictTransportSecurity: config.secureCookies,
-  });
+  const securityHeaders = (secure: boolean) =>
+    helmet({
+      // Over plain http (a home LAN), upgrading requests or pinning https would break the dashboard.
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: secure ? [] : null } },
+      strictTransportSecurity: secure,
+    });
   // The proxy route (/proxy/...) never reaches Express (see createHttpServer): none of this applies to it.
-  app.use(securityHeaders);
+  const urls = app.get(ExternalUrls);
+  if (urls.configured) {
+    app.use(securityHeaders(config.secureCookies));
+  } else {
+    // PUBLIC_URL unset: the scheme the request came with decides, as it does for cookies' Secure.
+    const overHttps = securityHeaders(true);
+    const overHttp = securityHeaders(false);
+    app.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
+      (urls.secure(req) ? overHttps : overHttp)(req, res, next),
+    );
+  }
   // No answer of the admin and auth API is kept by a browser or a shared cache: many carry a proxy key,
   // a token, a session or an exported secret, all are per-user and change with every write, and one
   // header here cannot be forgotten on a new route (a route's own `@Header('Cache-Control')` still wins).

@@ -76,7 +76,7 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
 
   describe('accounts (owners only)', () => {
     it('makes the bootstrapped administrator an owner and lists every account without a secret', async () => {
-      await owner.get('/api/auth/session').expect(200, { username: 'admin', role: 'owner' });
+      await owner.get('/api/auth/session').expect(200, { username: 'admin', role: 'owner', publicUrlSet: true });
       const accounts = (await owner.get('/api/admin/v1/admins').expect(200)).body as AdminAccountDto[];
       expect(accounts.map((a) => [a.username, a.role, a.hasPassword])).toEqual([
         ['admin', 'owner', true],
@@ -210,7 +210,10 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
           .expect(201)
       ).body as AdminAccountDto;
       const cookie = await t.signIn({ username: 'temp', password: 'temporary passphrase' });
-      await t.http.get('/api/auth/session').set('Cookie', cookie).expect(200, { username: 'temp', role: 'editor' });
+      await t.http
+        .get('/api/auth/session')
+        .set('Cookie', cookie)
+        .expect(200, { username: 'temp', role: 'editor', publicUrlSet: true });
       await owner.patch(`/api/admin/v1/admins/${temp.id}`, { password: 'a brand new passphrase' }).expect(200);
       await t.http.get('/api/auth/session').set('Cookie', cookie).expect(401);
       const again = await t.signIn({ username: 'temp', password: 'a brand new passphrase' });
@@ -238,7 +241,7 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
     });
 
     it('reads apps, services, proxies and changes', async () => {
-      await viewer.get('/api/auth/session').expect(200, { username: 'vera', role: 'viewer' });
+      await viewer.get('/api/auth/session').expect(200, { username: 'vera', role: 'viewer', publicUrlSet: true });
       await viewer.get('/api/admin/v1/apps').expect(200);
       await viewer.get('/api/admin/v1/services').expect(200);
       await viewer.get(`/api/admin/v1/proxies/${proxyId}/allowlist`).expect(200);
@@ -362,7 +365,7 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
         .put('/api/auth/password', { currentPassword: credentials.password, newPassword: 'second passphrase of pat' })
         .expect(204);
       await t.http.get('/api/auth/session').set('Cookie', elsewhere).expect(401);
-      await here.get('/api/auth/session').expect(200, { username: 'pat', role: 'viewer' });
+      await here.get('/api/auth/session').expect(200, { username: 'pat', role: 'viewer', publicUrlSet: true });
       await t.signIn({ username: 'pat', password: 'second passphrase of pat' });
       await t.http.post('/api/auth/sign-in').set('Origin', t.config.publicOrigin).send(credentials).expect(401);
       // A password change is a write: it needs the Origin, like every cookie write.
@@ -554,7 +557,7 @@ describe('trusted forward-auth', () => {
       localAddress: '127.0.0.1',
     });
     expect(response.status).toBe(200);
-    expect(response.json()).toEqual({ username: 'fiona', role: 'editor' });
+    expect(response.json()).toEqual({ username: 'fiona', role: 'editor', publicUrlSet: true });
   });
 
   it('ignores the header from an untrusted peer, even with X-Forwarded-For naming a trusted one', async () => {
@@ -625,12 +628,12 @@ describe('trusted forward-auth with auto-creation, and password sign-in off', ()
 
   it('creates an unknown user as a viewer at their first request', async () => {
     const response = await rawRequest(base, 'GET', '/api/auth/session', { 'x-authentik-username': 'newbie' });
-    expect(response.json()).toEqual({ username: 'newbie', role: 'viewer' });
+    expect(response.json()).toEqual({ username: 'newbie', role: 'viewer', publicUrlSet: true });
     const again = await rawRequest(base, 'GET', '/api/auth/session', { 'x-authentik-username': 'newbie' });
-    expect(again.json()).toEqual({ username: 'newbie', role: 'viewer' });
+    expect(again.json()).toEqual({ username: 'newbie', role: 'viewer', publicUrlSet: true });
     // The first owner (ADMIN_USERNAME, no password) comes in the same way.
     const first = await rawRequest(base, 'GET', '/api/auth/session', { 'x-authentik-username': 'admin' });
-    expect(first.json()).toEqual({ username: 'admin', role: 'owner' });
+    expect(first.json()).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true });
   });
 
   it('refuses password sign-in and says so to the sign-in page', async () => {

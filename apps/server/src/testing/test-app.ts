@@ -14,9 +14,16 @@ export interface AdminClient {
   delete(path: string): request.Test;
 }
 
+/**
+ * The configuration tests see. `startTestApp` sets `PUBLIC_URL` to `http://localhost:PORT` (the default
+ * before it could be unset) unless the test gives its own, or `PUBLIC_URL: ''` to leave it unset (then
+ * `publicUrl` and `publicOrigin` are undefined, whatever this type says).
+ */
+export type TestConfig = AppConfig & { readonly publicUrl: string; readonly publicOrigin: string };
+
 export interface TestApp {
   app: NestExpressApplication;
-  config: AppConfig;
+  config: TestConfig;
   /** The server's clock: `advance()` moves time for deadlines. */
   clock: TestClock;
   database: TestDatabase;
@@ -46,9 +53,10 @@ export async function startTestApp(env: NodeJS.ProcessEnv = {}, shared?: TestDat
     LOG_LEVEL: 'info',
     // No automatic template sync from the public repository: tests sync what they choose.
     TEMPLATE_REPOSITORY: 'none',
+    PUBLIC_URL: `http://localhost:${env['PORT'] ?? 8080}`,
     ...database.env,
     ...env,
-  });
+  }) as TestConfig;
   const logs: string[] = [];
   const clock = new TestClock();
   let app: NestExpressApplication;

@@ -14,6 +14,11 @@ export interface SignInRequest {
 export interface SessionResponse {
   username: string;
   role: AdminRole;
+  /**
+   * Whether `PUBLIC_URL` is set. Unset, the server works at any address it is opened at, but the
+   * dashboard asks an admin to set it (proxy URLs shown, cookies' `Secure`, links in notifications).
+   */
+  publicUrlSet: boolean;
 }
 
 /** `GET /api/auth/methods` (public): the ways in that the sign-in page offers. */

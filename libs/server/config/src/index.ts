@@ -5,6 +5,7 @@ export * from './lib/load-config';
 export * from './lib/data-dir-access';
 export * from './lib/clock';
 export * from './lib/trusted-proxies';
+export * from './lib/external-urls';
 export * from './lib/document-file';
 export * from './lib/staff-auth-config';
 export * from './lib/template-repository-config';

@@ -19,6 +19,8 @@ export class AuthService {
   /** The administrator's role; null when signed out or not known yet. */
   readonly role = computed(() => this.session()?.role ?? null);
   readonly signedIn = computed(() => !!this.session());
+  /** Whether the server runs with `PUBLIC_URL` set (true until the session is known). */
+  readonly publicUrlSet = computed(() => this.session()?.publicUrlSet ?? true);
 
   /** Whether the signed-in administrator's role is `required` or above (what the server will allow). */
   can(required: AdminRole): boolean {

@@ -6,6 +6,16 @@ import { LogoComponent } from './logo.component';
 import { NAV_ITEMS } from './nav-items';
 import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
 
+const PUBLIC_URL_NOTICE_KEY = 'arrbiter.public-url-notice';
+
+function readDismissed(): boolean {
+  try {
+    return localStorage.getItem(PUBLIC_URL_NOTICE_KEY) === 'dismissed';
+  } catch {
+    return false;
+  }
+}
+
 @Component({
   selector: 'arb-shell',
   imports: [RouterOutlet, RouterLink, RouterLinkActive, LogoComponent, ConfirmDialogComponent],
@@ -54,7 +64,20 @@ import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
         <!-- A page of the server's, outside the dashboard (Swagger UI). -->
         <a class="api-docs" href="/api/docs"><span aria-hidden="true">⌘</span> Admin API</a>
       </nav>
-      <main id="main" tabindex="-1"><router-outlet /></main>
+      <main id="main" tabindex="-1">
+        @if (showPublicUrlNotice()) {
+          <div class="notice public-url" role="status" data-testid="public-url-notice">
+            <p>
+              <strong>Set <code>PUBLIC_URL</code>.</strong> It is unset, so the proxy URLs shown here, whether cookies
+              are Secure, and which writes count as same-origin follow the address this page was opened at, and links in
+              notifications point to localhost. Set it to the address clients and browsers use (e.g.
+              <code>https://arrbiter.example.com</code>) and restart.
+            </p>
+            <button type="button" (click)="dismissPublicUrlNotice()">Dismiss</button>
+          </div>
+        }
+        <router-outlet />
+      </main>
     </div>
     <arb-confirm-dialog />
   `,
@@ -139,6 +162,16 @@ import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
       min-width: 0;
       outline: none;
     }
+    .public-url {
+      display: flex;
+      align-items: flex-start;
+      gap: 0.75rem;
+      margin: 0 0 1rem;
+    }
+    .public-url p {
+      margin: 0;
+      flex: 1;
+    }
     @media (max-width: 720px) {
       .menu {
         display: inline-flex;
@@ -170,6 +203,20 @@ export class ShellComponent {
   /** The sections this administrator's role opens. */
   protected readonly items = computed(() => NAV_ITEMS.filter((item) => !item.minRole || this.auth.can(item.minRole)));
   protected readonly menuOpen = signal(false);
+  /** Dismissed in this browser (it comes back in another, or after the storage is cleared). */
+  private readonly publicUrlNoticeDismissed = signal(readDismissed());
+  protected readonly showPublicUrlNotice = computed(
+    () => !this.auth.publicUrlSet() && !this.publicUrlNoticeDismissed(),
+  );
+
+  protected dismissPublicUrlNotice(): void {
+    this.publicUrlNoticeDismissed.set(true);
+    try {
+      localStorage.setItem(PUBLIC_URL_NOTICE_KEY, 'dismissed');
+    } catch {
+      // Storage refused (private mode): dismissed for this page only.
+    }
+  }
 
   protected async signOut(): Promise<void> {
     await this.auth.signOut();

@@ -18,7 +18,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { AuthSessionDto, SessionResponse, SignInMethodsResponse, SsoLinkResponse } from '@arrbiter/contracts';
-import { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, ExternalUrls } from '@arrbiter/server/config';
 import { SecretBox } from '@arrbiter/server/crypto';
 import { ChangesService } from '@arrbiter/server/history';
 import type { Request, Response } from 'express';
@@ -50,6 +50,7 @@ export class AuthController {
     private readonly oidc: OidcClient,
     private readonly box: SecretBox,
     private readonly devices: DeviceCookie,
+    private readonly urls: ExternalUrls,
   ) {}
 
   /** What the sign-in page offers. */
@@ -70,7 +71,7 @@ export class AuthController {
     const user = request.user as AdminUserEntity;
     await this.startSession(user, request, response, 'Signed in');
     this.devices.issue(response, user.username);
-    return { username: user.username, role: user.role };
+    return { username: user.username, role: user.role, publicUrlSet: this.urls.configured };
   }
 
   /** Single sign-on: the guard answers with the redirect to the provider (or here, when it cannot). */
@@ -159,14 +160,14 @@ export class AuthController {
           summary: 'Signed out',
         });
     }
-    const { maxAge: _maxAge, ...options } = sessionCookieOptions(this.config);
+    const { maxAge: _maxAge, ...options } = sessionCookieOptions(this.config, this.urls, request);
     response.clearCookie(SESSION_COOKIE, options);
   }
 
   @ReadAccess()
   @Get('session')
   session(@CurrentAdmin() admin: AdminPrincipal): SessionResponse {
-    return { username: admin.username, role: admin.role };
+    return { username: admin.username, role: admin.role, publicUrlSet: this.urls.configured };
   }
 
   /** Changes the caller's own password (checked, and throttled as a sign-in); their other sessions end. */
@@ -219,7 +220,7 @@ export class AuthController {
       objectName: user.username,
       summary: `${summary} from ${address ?? 'an unknown address'}`,
     });
-    response.cookie(SESSION_COOKIE, token, sessionCookieOptions(this.config));
+    response.cookie(SESSION_COOKIE, token, sessionCookieOptions(this.config, this.urls, request));
   }
 
   /** The sign-in page, saying why single sign-on did not sign the browser in. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock } from '@arrbiter/server/config';
+import { Clock, ExternalUrls } from '@arrbiter/server/config';
 import { SecretBox } from '@arrbiter/server/crypto';
 import type { Request, Response } from 'express';
 
@@ -18,7 +18,7 @@ const LIFETIME_MS = 365 * 24 * 3600_000;
 export class DeviceCookie {
   constructor(
     private readonly box: SecretBox,
-    private readonly config: AppConfig,
+    private readonly urls: ExternalUrls,
     private readonly clock: Clock,
   ) {}
 
@@ -28,12 +28,13 @@ export class DeviceCookie {
       JSON.stringify({ username: username.toLowerCase(), expires: this.clock.now() + LIFETIME_MS }),
       PURPOSE,
     );
+    const request = response.req;
     response.cookie(DEVICE_COOKIE, sealed, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: this.config.secureCookies,
+      secure: this.urls.secure(request),
       // Sent only where a password is typed (sign-in, password change, SSO link).
-      path: '/api/auth',
+      path: this.urls.cookiePath(request, '/api/auth'),
       maxAge: LIFETIME_MS,
     });
   }

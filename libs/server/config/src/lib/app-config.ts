@@ -15,13 +15,20 @@ export class AppConfig {
   readonly port!: number;
   /** Listen address. */
   readonly host!: string;
-  /** External URL (no trailing slash): proxy URLs shown to admins and origin checks. */
-  readonly publicUrl!: string;
-  /** Origin of `publicUrl`. */
-  readonly publicOrigin!: string;
-  /** Whether the public URL is https (session cookies are then `Secure`). */
+  /**
+   * `PUBLIC_URL` (no trailing slash), the external URL: proxy URLs shown to admins, origin checks,
+   * links in notifications, the SSO redirect URI. `undefined` when unset: each request's own scheme,
+   * host and port then stand for it (see `ExternalUrls`).
+   */
+  readonly publicUrl!: string | undefined;
+  /** Origin of `publicUrl`; `undefined` when `PUBLIC_URL` is unset. */
+  readonly publicOrigin!: string | undefined;
+  /** Whether `PUBLIC_URL` is https (cookies are then `Secure`; unset: each request's scheme decides). */
   readonly secureCookies!: boolean;
-  /** Origins accepted on admin writes: the public origin plus `ALLOWED_ORIGINS`. */
+  /**
+   * Origins accepted on admin writes: the public origin plus `ALLOWED_ORIGINS` (with `PUBLIC_URL` unset,
+   * `ALLOWED_ORIGINS` and each request's own origin).
+   */
   readonly allowedOrigins!: readonly string[];
   /** PostgreSQL connection string; `undefined` selects the embedded database. */
   readonly databaseUrl!: string | undefined;

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from './app-config';
 import { Clock } from './clock';
+import { ExternalUrls } from './external-urls';
 import { TrustedProxies } from './trusted-proxies';
 
 /**
@@ -23,6 +24,27 @@ export class TrustProxyWarning implements OnApplicationBootstrap {
   }
 }
 
+/**
+ * Says once, at start-up, that `PUBLIC_URL` is unset and what each request's own address then decides
+ * (issue 35: the server works at any address, but an admin should still set it).
+ */
+@Injectable()
+export class PublicUrlNotice implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Configuration');
+
+  constructor(private readonly config: AppConfig) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.publicUrl !== undefined) return;
+    this.logger.warn(
+      "PUBLIC_URL is unset: each request's own scheme, host and port (X-Forwarded-Proto/-Host/-Prefix only from " +
+        'TRUST_PROXY peers) stand for it, so the proxy URLs shown to admins, whether cookies are Secure, and ' +
+        'which admin writes count as same-origin follow the address the dashboard is opened at. Set PUBLIC_URL ' +
+        '(e.g. https://arrbiter.example.com) to fix them, and for links in notifications',
+    );
+  }
+}
+
 /** Provides the validated `AppConfig` to every module; the config is loaded once, before Nest starts. */
 @Global()
 @Module({})
@@ -34,9 +56,11 @@ export class ConfigModule {
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
         { provide: TrustedProxies, useValue: new TrustedProxies(config.trustProxy) },
+        ExternalUrls,
         TrustProxyWarning,
+        PublicUrlNotice,
       ],
-      exports: [AppConfig, Clock, TrustedProxies],
+      exports: [AppConfig, Clock, TrustedProxies, ExternalUrls],
     };
   }
 }

@@ -28,10 +28,10 @@ describe(loadConfig.name, () => {
     expect(config).toMatchObject({
       port: 8080,
       host: '0.0.0.0',
-      publicUrl: 'http://localhost:8080',
-      publicOrigin: 'http://localhost:8080',
+      publicUrl: undefined,
+      publicOrigin: undefined,
       secureCookies: false,
-      allowedOrigins: ['http://localhost:8080'],
+      allowedOrigins: [],
       databaseUrl: undefined,
       dataDir: dir,
       proxyName: 'arrbiter',
@@ -55,8 +55,8 @@ describe(loadConfig.name, () => {
     expect(second.secretKey.equals(first.secretKey)).toBe(true);
   });
 
-  it('derives PUBLIC_URL from PORT and marks https for secure cookies', () => {
-    expect(loadConfig({ DATA_DIR: dir, PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+  it('leaves PUBLIC_URL unset by default (each request then stands for it) and marks https for secure cookies', () => {
+    expect(loadConfig({ DATA_DIR: dir, PORT: '9000' }).publicUrl).toBeUndefined();
     const https = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://arr.example.com/' });
     expect(https.publicUrl).toBe('https://arr.example.com');
     expect(https.secureCookies).toBe(true);
@@ -64,7 +64,9 @@ describe(loadConfig.name, () => {
 
   it('adds ALLOWED_ORIGINS to the public origin', () => {
     const config = loadConfig({ DATA_DIR: dir, ALLOWED_ORIGINS: 'https://a.example, http://b.example:81/' });
-    expect(config.allowedOrigins).toEqual(['http://localhost:8080', 'https://a.example', 'http://b.example:81']);
+    expect(config.allowedOrigins).toEqual(['https://a.example', 'http://b.example:81']);
+    const set = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://arr.example', ALLOWED_ORIGINS: 'https://a.example' });
+    expect(set.allowedOrigins).toEqual(['https://arr.example', 'https://a.example']);
   });
 
   it.each([
@@ -73,6 +75,7 @@ describe(loadConfig.name, () => {
     [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be an http\(s\) origin/],
     [{ PUBLIC_URL: 'https://x.example/arr' }, /^PUBLIC_URL must be an http\(s\) origin/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres/],
+    [{ OIDC_ISSUER: 'https://auth.example', OIDC_CLIENT_ID: 'arrbiter' }, /^OIDC_ISSUER is set without PUBLIC_URL/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of the following values/],
     [{ ADMIN_USERNAME: 'admin' }, /^ADMIN_USERNAME and ADMIN_PASSWORD must be set together/],
     [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'short' }, /^ADMIN_PASSWORD must be longer than or equal to 12/],

@@ -323,6 +323,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     problems.push('ADMIN_USERNAME cannot be "system": it is reserved for what the server does by itself');
   }
   const staffAuth = parseStaffAuth((name) => pick(environment, name), problems);
+  if (staffAuth.oidc !== undefined && env.PUBLIC_URL === undefined) {
+    problems.push(
+      'OIDC_ISSUER is set without PUBLIC_URL: single sign-on needs a fixed redirect URI; set PUBLIC_URL to the ' +
+        'address the dashboard is opened at (e.g. https://arrbiter.example.com)',
+    );
+  }
   if (!staffAuth.passwordSignIn) {
     // The first owner then signs in through SSO or forward-auth under that name.
     if (env.ADMIN_PASSWORD !== undefined) problems.push('ADMIN_PASSWORD is set but PASSWORD_SIGN_IN=false');
@@ -403,8 +409,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
   if (problems.length > 0 || !secret.key || !secret.source) throw new ConfigError(problems);
 
   const port = env.PORT ?? 8080;
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const publicOrigin = new URL(publicUrl).origin;
+  const publicUrl = env.PUBLIC_URL?.replace(/\/+$/, '');
+  const publicOrigin = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
   const sessionIdleSeconds = (env.SESSION_IDLE_HOURS ?? 12) * 3600;
   const sessionMaxSeconds = Math.max((env.SESSION_MAX_HOURS ?? 24 * 7) * 3600, sessionIdleSeconds);
 
@@ -413,8 +419,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     host: env.HOST ?? '0.0.0.0',
     publicUrl,
     publicOrigin,
-    secureCookies: publicOrigin.startsWith('https:'),
-    allowedOrigins: [...new Set([publicOrigin, ...allowedOrigins])],
+    secureCookies: publicOrigin?.startsWith('https:') ?? false,
+    allowedOrigins: [...new Set(publicOrigin === undefined ? allowedOrigins : [publicOrigin, ...allowedOrigins])],
     databaseUrl: env.DATABASE_URL,
     databaseListenUrl: env.DATABASE_LISTEN_URL,
     dataDir,

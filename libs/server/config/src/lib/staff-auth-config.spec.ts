@@ -11,7 +11,8 @@ describe('staff sign-in configuration (PASSWORD_SIGN_IN, OIDC_*, TRUSTED_AUTH_*)
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const load = (env: NodeJS.ProcessEnv) => loadConfig({ DATA_DIR: dir, ...env });
+  // Single sign-on needs PUBLIC_URL (its redirect URI).
+  const load = (env: NodeJS.ProcessEnv) => loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://arr.example', ...env });
   function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
     try {
       load(env);

@@ -39,7 +39,7 @@ export class ProxyHandler {
       call.path ?? '/',
       call.query,
       this.protocolOf(request),
-      call.proxy.scrub ? this.forwarder.scrubberFor(call.proxy, call.key) : undefined,
+      call.proxy.scrub ? this.forwarder.scrubberFor(call.proxy, call.key, request) : undefined,
       (outcome) => {
         if (!fields) return;
         fields.outcome = outcome;

@@ -11,7 +11,7 @@ import { AddressInfo, connect, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Logger } from '@nestjs/common';
 import { RouteMatcher } from '@arrbiter/server/catalog';
-import type { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, ExternalUrls, TrustedProxies } from '@arrbiter/server/config';
 import { BodyMemory } from './body-memory';
 import { Scrubber } from './scrubber';
 import type { ServiceState } from './proxy-registry';
@@ -169,8 +169,8 @@ function send(
 }
 
 function forwarderWith(upstreamTimeoutMs = 30_000, bodies = new BodyMemory(null)): UpstreamForwarder {
-  const config = { proxyName: 'arrbiter-test', upstreamTimeoutMs } as AppConfig;
-  return new UpstreamForwarder(config, bodies);
+  const config = { proxyName: 'arrbiter-test', upstreamTimeoutMs, port: 8080 } as AppConfig;
+  return new UpstreamForwarder(config, bodies, new ExternalUrls(config, new TrustedProxies(false)));
 }
 
 describe(UpstreamForwarder.name, () => {

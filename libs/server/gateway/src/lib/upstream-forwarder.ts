@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, ExternalRequest, ExternalUrls } from '@arrbiter/server/config';
 import { createProxyMiddleware, RequestHandler } from 'http-proxy-middleware';
 import { BodyMemory } from './body-memory';
 import { Scrubber } from './scrubber';
@@ -95,14 +95,23 @@ type ForwardedMessage = IncomingMessage & { [FORWARDING]?: Forwarding };
  * connections, the upstream's key replaces the client's credentials, `Via` and `X-Forwarded-*` are
  * added, hop-by-hop headers dropped; 502 when the upstream cannot be reached, 504 when it is too slow.
  */
+/** How many external URLs (host names a proxy is reached at) keep a scrubber each. */
+const MAX_URLS_PER_PROXY = 8;
+
 @Injectable()
 export class UpstreamForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(UpstreamForwarder.name);
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' });
   private readonly middlewares = new Map<string, { revision: string; handler: RequestHandler }>();
-  /** A proxy's scrubber, for as long as its state (and its service's) stays the same. */
-  private readonly scrubbers = new WeakMap<ProxyState, { service: ServiceState; key: string; scrubber: Scrubber }>();
+  /**
+   * A proxy's scrubbers, one per external URL it was reached at (one only when `PUBLIC_URL` is set), for
+   * as long as its state (and its service's) stays the same.
+   */
+  private readonly scrubbers = new WeakMap<
+    ProxyState,
+    { service: ServiceState; key: string; byUrl: Map<string, Scrubber> }
+  >();
   private readonly via: string;
   /** A response stream's 'resume' listener: its upstream connection's time-out runs again. */
   private readonly restoreTimeout: (this: IncomingMessage) => void;
@@ -110,6 +119,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   constructor(
     private readonly config: AppConfig,
     private readonly bodies: BodyMemory,
+    private readonly urls: ExternalUrls,
   ) {
     this.via = `1.1 ${config.proxyName}`;
     const timeout = config.upstreamTimeoutMs;
@@ -153,19 +163,31 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     void this.handlerFor(service)(req, res, () => undefined);
   }
 
-  /** What replaces the upstream's key and address in the responses of `proxy` to a caller holding `key`. */
-  scrubberFor(proxy: ProxyState, key: string): Scrubber {
-    const known = this.scrubbers.get(proxy);
-    if (known?.service === proxy.service && known.key === key) return known.scrubber;
+  /**
+   * What replaces the upstream's key and address in the responses of `proxy` to a caller holding `key`:
+   * the proxy URL under the external URL `request` reached this server at (`PUBLIC_URL`, else its own
+   * address: a header read, no database work), kept per URL string.
+   */
+  scrubberFor(proxy: ProxyState, key: string, request: ExternalRequest): Scrubber {
+    const url = this.urls.urlOf(request);
+    let known = this.scrubbers.get(proxy);
+    if (known?.service !== proxy.service || known.key !== key) {
+      known = { service: proxy.service, key, byUrl: new Map() };
+      this.scrubbers.set(proxy, known);
+    }
+    const cached = known.byUrl.get(url);
+    if (cached) return cached;
     const service = proxy.service;
     const scrubber = new Scrubber({
       upstreamKey: service.upstreamKey,
       callerKey: key,
       origin: service.origin,
       basePath: service.basePath,
-      proxyUrl: `${this.config.publicUrl.replace(/\/+$/, '')}/proxy/${proxy.appSlug}`,
+      proxyUrl: `${url}/proxy/${proxy.appSlug}`,
     });
-    this.scrubbers.set(proxy, { service, key, scrubber });
+    // Host names come from callers: a bounded few per proxy.
+    if (known.byUrl.size >= MAX_URLS_PER_PROXY) known.byUrl.clear();
+    known.byUrl.set(url, scrubber);
     return scrubber;
   }
 

@@ -105,12 +105,20 @@ export class NotificationDispatcher extends Notifier implements OnApplicationBoo
     }
   }
 
+  /**
+   * Where links in messages point: `PUBLIC_URL` (no request to take an address from here), else
+   * `http://localhost:PORT` as before it could be unset; the start-up notice says to set it.
+   */
+  private get linkBase(): string {
+    return this.config.publicUrl ?? `http://localhost:${this.config.port}`;
+  }
+
   /** Sends a test message to a webhook now (disabled or not) and answers the attempt's result. */
   async test(id: string): Promise<NotificationAttemptDto> {
     const target = await this.webhooks.forDelivery(id);
     if (!target) throw new NotFoundException('No such webhook');
     const at = this.clock.date();
-    const message = describeNotice({ type: 'test' }, at, 0, this.config.publicUrl);
+    const message = describeNotice({ type: 'test' }, at, 0, this.linkBase);
     const outcome = await sendWebhook(target.url, renderMessage(target.format, message), {
       signal: this.stopping.signal,
     });
@@ -206,7 +214,7 @@ export class NotificationDispatcher extends Notifier implements OnApplicationBoo
     const target = await this.webhooks.forDelivery(webhookId);
     // Deleted, disabled or no longer subscribed since the event was queued: nothing to send.
     if (!target || !target.enabled || !target.events.includes(raised.notice.type)) return null;
-    const message = describeNotice(raised.notice, raised.at, raised.suppressed, this.config.publicUrl);
+    const message = describeNotice(raised.notice, raised.at, raised.suppressed, this.linkBase);
     return sendWebhook(target.url, renderMessage(target.format, message), { signal: this.stopping.signal });
   }
 

@@ -11,6 +11,7 @@ import {
   Post,
   Put,
   Query,
+  Req,
   UseInterceptors,
 } from '@nestjs/common';
 import type {
@@ -26,7 +27,9 @@ import type {
   RevisionDto,
   RotateKeyResponse,
 } from '@arrbiter/contracts';
+import { ExternalUrls } from '@arrbiter/server/config';
 import { PageQueryDto } from '@arrbiter/server/http';
+import type { Request } from 'express';
 import {
   CreateProxyDto,
   EndpointsQueryDto,
@@ -52,6 +55,7 @@ export class ProxiesController {
     private readonly history: ProxyRevisionsService,
     private readonly learning: ProxyLearningService,
     private readonly defaults: ProxyDefaultsService,
+    private readonly urls: ExternalUrls,
   ) {}
 
   @ReadAccess()
@@ -78,15 +82,20 @@ export class ProxiesController {
     @Param('appId', ParseUUIDPipe) appId: string,
     @Body() dto: CreateProxyDto,
     @CurrentAdmin() admin: AdminPrincipal,
+    @Req() request: Request,
   ): Promise<ProxyConnectionDto> {
-    return this.proxies.create(appId, dto, admin.actor);
+    return this.proxies.create(appId, dto, admin.actor, this.urls.urlOf(request));
   }
 
   /** Connection details; the key only for editors and owners (a viewer reads everything but secrets). */
   @ReadAccess()
   @Get('proxies/:id')
-  get(@Param('id', ParseUUIDPipe) id: string, @CurrentAdmin() admin: AdminPrincipal): Promise<ProxyDetailsDto> {
-    return this.proxies.get(id, hasRole(admin.role, 'editor'));
+  get(
+    @Param('id', ParseUUIDPipe) id: string,
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Req() request: Request,
+  ): Promise<ProxyDetailsDto> {
+    return this.proxies.get(id, hasRole(admin.role, 'editor'), this.urls.urlOf(request));
   }
 
   /** Reveals the key: a secret, so not for viewers. */

@@ -127,7 +127,8 @@ export class ProxiesService {
   }
 
   /** Gives an app access to a service with a new key (one proxy per service per app). */
-  async create(appId: string, dto: CreateProxyDto, actor: string): Promise<ProxyConnectionDto> {
+  /** `externalUrl`: where callers reach this server (`ExternalUrls.urlOf` the request), for the Proxy URL. */
+  async create(appId: string, dto: CreateProxyDto, actor: string, externalUrl: string): Promise<ProxyConnectionDto> {
     const key = generateProxyKey();
     const { proxy, app } = await this.txHost.withTransaction(async () => {
       const defaults = await this.defaults.get();
@@ -141,7 +142,7 @@ export class ProxiesService {
       return { proxy, app: await this.apps.find(appId) };
     });
     await this.changes.publish('proxies', proxy.id);
-    return this.connection(proxy, app, key);
+    return this.connection(proxy, app, key, externalUrl);
   }
 
   /**
@@ -223,11 +224,11 @@ export class ProxiesService {
   }
 
   /** Connection details: the Proxy URL a client needs and, `withKey`, the key (a secret viewers never see). */
-  async get(id: string, withKey: boolean): Promise<ProxyDetailsDto> {
+  async get(id: string, withKey: boolean, externalUrl: string): Promise<ProxyDetailsDto> {
     const proxy = await this.store.find(id);
     const app = await this.apps.find(proxy.appId);
-    if (!withKey) return { ...toProxyDto(proxy, this.clock.now()), proxyUrl: this.proxyUrl(app) };
-    return this.connection(proxy, app, this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE));
+    if (!withKey) return { ...toProxyDto(proxy, this.clock.now()), proxyUrl: proxyUrl(externalUrl, app) };
+    return this.connection(proxy, app, this.secrets.decrypt(proxy.keyCiphertext, PROXY_KEY_PURPOSE), externalUrl);
   }
 
   /** The proxy's key alone (revealing it in the dashboard). */
@@ -399,11 +400,12 @@ export class ProxiesService {
     return this.store.find(id);
   }
 
-  private connection(proxy: ProxyRow, app: AppRow, key: string): ProxyConnectionDto {
-    return { ...toProxyDto(proxy, this.clock.now()), key, proxyUrl: this.proxyUrl(app) };
+  private connection(proxy: ProxyRow, app: AppRow, key: string, externalUrl: string): ProxyConnectionDto {
+    return { ...toProxyDto(proxy, this.clock.now()), key, proxyUrl: proxyUrl(externalUrl, app) };
   }
+}
 
-  private proxyUrl(app: AppRow): string {
-    return `${this.config.publicUrl}/proxy/${app.slug}`;
-  }
+/** The Proxy URL a client puts where it would put the upstream's. */
+function proxyUrl(externalUrl: string, app: AppRow): string {
+  return `${externalUrl}/proxy/${app.slug}`;
 }

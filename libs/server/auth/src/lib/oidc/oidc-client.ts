@@ -57,6 +57,9 @@ export class OidcClient implements OnApplicationBootstrap {
     // Accounts linked before issuers were kept belong to this provider: bound before any sign-in.
     await this.accounts.bindLegacyIdentities(discovered);
     this.logger.log(`Single sign-on through ${discovered}`);
-    return new OidcStrategy(configuration, oidc, this.accounts, this.config.publicUrl);
+    // loadConfig refuses OIDC_ISSUER without PUBLIC_URL: the redirect URI needs a fixed address.
+    const publicUrl = this.config.publicUrl;
+    if (publicUrl === undefined) throw new Error('Single sign-on needs PUBLIC_URL');
+    return new OidcStrategy(configuration, oidc, this.accounts, publicUrl);
   }
 }
