@@ -4,6 +4,8 @@
 //     GET /api/v3/system/status, calls it through the proxy, and prints the proxy key;
 //   node tools/container/smoke.mjs check <url> <username> <password> <proxyKey>
 //     signs in, finds that service, and calls the proxy again with the stored key;
+//   node tools/container/smoke.mjs signin <url> <username> <password>
+//     signs in and reads the session back (a sign-in check at that address, or at a sub-path);
 //   node tools/container/smoke.mjs ready <url> [seconds]
 //     waits until /health/ready answers 200 and prints how long that took in ms.
 // Writes come with the Origin of <url>, which must be the server's PUBLIC_URL.
@@ -92,6 +94,13 @@ async function check([username, password, key]) {
   console.error(`smoke: after the restart: ${items.length} service(s), proxied GET ${ROUTE} → ${appName}`);
 }
 
+async function signin([username, password]) {
+  const cookie = await signIn(username, password);
+  const session = await expectStatus('GET', '/api/auth/session', 200, { cookie });
+  if (session?.username !== username.toLowerCase()) fail(`the session is ${JSON.stringify(session)}`);
+  console.error(`smoke: signed in at ${url} as ${session.username} (${session.role})`);
+}
+
 async function ready([seconds = '60']) {
   const started = Date.now();
   const deadline = started + Number(seconds) * 1000;
@@ -110,6 +119,6 @@ async function ready([seconds = '60']) {
   fail(`${url}/health/ready did not answer 200 within ${seconds} s`);
 }
 
-const commands = { setup, check, ready };
-if (!commands[command] || !url) fail('usage: smoke.mjs setup|check|ready <url> ...');
+const commands = { setup, check, signin, ready };
+if (!commands[command] || !url) fail('usage: smoke.mjs setup|check|signin|ready <url> ...');
 await commands[command](args);
