@@ -6,5 +6,6 @@ export * from './lib/embedded-postgres';
 export * from './lib/open-data-source';
 export * from './lib/pglite-upgrade';
 export * from './lib/advisory-locks';
+export * from './lib/periodic-job';
 export * from './lib/change-bus';
 export * from './lib/change-relay';

@@ -24,6 +24,22 @@ export const WARNING_FLUSH_LOCK = 726_118_214;
 /** The hourly purge of access warnings older than `WARNING_RETENTION_DAYS`: one replica at a time. */
 export const WARNING_RETENTION_LOCK = 726_118_215;
 
+/** Anything that runs SQL in the current transaction (a TypeORM `EntityManager` or query runner). */
+export interface TransactionQueries {
+  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Takes the transaction-scoped advisory lock `key` when no other transaction holds it (released at
+ * commit or rollback); false when another replica's transaction has it.
+ */
+export async function tryTransactionLock(tx: TransactionQueries, key: number): Promise<boolean> {
+  const [{ locked }] = (await tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [key])) as {
+    locked: boolean;
+  }[];
+  return locked;
+}
+
 /**
  * Runs `work` holding a session advisory lock on a connection of its own, when no other session
  * holds it; answers `{ ran: false }` at once otherwise (another replica is doing it). The lock goes

@@ -5,7 +5,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { AppliedTemplateChangeDto, PendingTemplateChangeDto, TemplateBlockChange } from '@arrbiter/contracts';
 import { AppsService } from '@arrbiter/server/apps';
 import { Clock } from '@arrbiter/server/config';
-import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
+import { TEMPLATE_SYNC_LOCK, tryTransactionLock } from '@arrbiter/server/database';
 import { ChangesService, RevisionsService } from '@arrbiter/server/history';
 import { PendingTemplateChanges, TemplatesService } from '@arrbiter/server/templates';
 import { In, IsNull, Repository } from 'typeorm';
@@ -153,9 +153,7 @@ export class PendingTemplateChangesService extends PendingTemplateChanges {
 
   /** The template-sync lock of this transaction: a sync and an apply never interleave (409 while one runs). */
   private async lock(): Promise<void> {
-    const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-      TEMPLATE_SYNC_LOCK,
-    ])) as { locked: boolean }[];
-    if (!locked) throw new ConflictException('A template sync is running: try again when it has finished');
+    if (!(await tryTransactionLock(this.txHost.tx, TEMPLATE_SYNC_LOCK)))
+      throw new ConflictException('A template sync is running: try again when it has finished');
   }
 }

@@ -11,7 +11,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import type { TemplateBlockChange, TemplateDto, TemplateProblem, TemplateSyncReport } from '@arrbiter/contracts';
-import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
+import { TEMPLATE_SYNC_LOCK, tryTransactionLock } from '@arrbiter/server/database';
 import { AppsService } from '@arrbiter/server/apps';
 import { AppConfig, Clock, httpOrigin } from '@arrbiter/server/config';
 import { ChangesService, RevisionRecord, RevisionsService } from '@arrbiter/server/history';
@@ -147,10 +147,8 @@ export class TemplateSyncService {
       throw new BadGatewayException(`Templates unchanged: ${error.message}`);
     }
     const plan = await this.txHost.withTransaction(async () => {
-      const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-        TEMPLATE_SYNC_LOCK,
-      ])) as { locked: boolean }[];
-      if (!locked) throw new ConflictException('A template sync is already running: try again when it has finished');
+      if (!(await tryTransactionLock(this.txHost.tx, TEMPLATE_SYNC_LOCK)))
+        throw new ConflictException('A template sync is already running: try again when it has finished');
       const plan = await this.plan(fetched, dryRun);
       if (!dryRun) await this.apply(plan, actor);
       return plan;

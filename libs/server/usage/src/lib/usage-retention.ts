@@ -2,10 +2,9 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig, Clock } from '@arrbiter/server/config';
-import { DatabaseLifecycle, USAGE_RETENTION_LOCK } from '@arrbiter/server/database';
+import { DatabaseLifecycle, PeriodicJob, tryTransactionLock, USAGE_RETENTION_LOCK } from '@arrbiter/server/database';
 import { HOUR_MS, hourOf } from './usage-counter';
 
-/** The advisory lock of the usage purge: one replica at a time (see libs/server/database's advisory-locks.ts). */
 /** How often counters older than `USAGE_RETENTION_DAYS` are deleted; the first time a minute after start. */
 export const USAGE_PURGE_INTERVAL_MS = HOUR_MS;
 const FIRST_PURGE_MS = 60_000;
@@ -17,10 +16,7 @@ const FIRST_PURGE_MS = 60_000;
  */
 @Injectable()
 export class UsageRetention implements OnApplicationBootstrap {
-  private readonly logger = new Logger(UsageRetention.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly job: PeriodicJob;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -28,15 +24,22 @@ export class UsageRetention implements OnApplicationBootstrap {
     private readonly clock: Clock,
     lifecycle: DatabaseLifecycle,
   ) {
-    lifecycle.beforeClose(async () => {
-      this.stopped = true;
-      clearTimeout(this.timer);
-      await this.running;
+    this.job = new PeriodicJob(lifecycle, {
+      what: 'delete old usage counters',
+      firstMs: FIRST_PURGE_MS,
+      intervalMs: USAGE_PURGE_INTERVAL_MS,
+      logger: new Logger(UsageRetention.name),
+      run: async () => {
+        const deleted = await this.purge();
+        if (deleted && deleted.hours + deleted.routes > 0)
+          return `Deleted ${deleted.hours} hourly usage rows and ${deleted.routes} route rows past retention`;
+        return undefined;
+      },
     });
   }
 
   onApplicationBootstrap(): void {
-    this.plan(FIRST_PURGE_MS);
+    this.job.start();
   }
 
   /**
@@ -46,10 +49,7 @@ export class UsageRetention implements OnApplicationBootstrap {
   async purge(): Promise<{ hours: number; routes: number } | null> {
     const cutoff = new Date(hourOf(this.clock.now()) - this.config.usageRetentionDays * 24 * HOUR_MS);
     return this.txHost.withTransaction(async () => {
-      const [{ locked }] = (await this.txHost.tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-        USAGE_RETENTION_LOCK,
-      ])) as { locked: boolean }[];
-      if (!locked) return null;
+      if (!(await tryTransactionLock(this.txHost.tx, USAGE_RETENTION_LOCK))) return null;
       const routes = await this.deleteBefore('usage_route', cutoff);
       const hours = await this.deleteBefore('usage_hour', cutoff);
       return { hours, routes };
@@ -62,24 +62,5 @@ export class UsageRetention implements OnApplicationBootstrap {
       [cutoff],
     )) as { n: number }[];
     return n;
-  }
-
-  private plan(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.purge()
-        .then((deleted) => {
-          if (deleted && deleted.hours + deleted.routes > 0)
-            this.logger.log(
-              `Deleted ${deleted.hours} hourly usage rows and ${deleted.routes} route rows past retention`,
-            );
-        })
-        .catch((error: unknown) => this.logger.warn(`Could not delete old usage counters: ${(error as Error).message}`))
-        .finally(() => {
-          this.running = undefined;
-          this.plan(USAGE_PURGE_INTERVAL_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
   }
 }
