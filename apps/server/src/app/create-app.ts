@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiDescription } from '@arrbiter/server/api-docs';
-import { AppConfig, ExternalUrls, TrustedProxies } from '@arrbiter/server/config';
+import { AppConfig, ExternalUrls, publicPrefixOf, TrustedProxies } from '@arrbiter/server/config';
 import { ProxyGateway } from '@arrbiter/server/gateway';
 import { packageVersion } from '@arrbiter/server/metrics';
 import express from 'express';
@@ -28,7 +28,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const expressApp = express();
   // The proxy route's entry, known once Nest has built the application (until then: 503).
   const proxyRoute: { gateway?: ProxyGateway } = {};
-  const server = createHttpServer(expressApp, () => proxyRoute.gateway);
+  const server = createHttpServer(expressApp, () => proxyRoute.gateway, publicPrefixOf(config));
   const adapter = new DispatchingExpressAdapter(expressApp, server);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
@@ -64,7 +64,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // header here cannot be forgotten on a new route (a route's own `@Header('Cache-Control')` still wins).
   app.use('/api', noStore);
   app.use('/api', cookieParser());
-  serveDashboard(app, options.dashboardDir ?? join(__dirname, '..', 'dashboard', 'browser'));
+  serveDashboard(app, options.dashboardDir ?? join(__dirname, '..', 'dashboard', 'browser'), urls);
   proxyRoute.gateway = app.get(ProxyGateway);
   // /api/docs describes the routes of this application (scanned on the first request for it).
   app.get(ApiDescription).attach(app, packageVersion(__dirname));

@@ -20,11 +20,14 @@ export interface ProxyEntry {
  * the proxy pipeline sends `100 Continue` only to a call it allows, so that a refused upload is never
  * sent; Express's routes get it at once, as Node sends it when nobody listens.
  */
-export function createHttpServer(express: RequestListener, proxy: () => ProxyEntry | undefined): Server {
+export function createHttpServer(express: RequestListener, proxy: () => ProxyEntry | undefined, prefix = ''): Server {
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     // Pipelined behind an answer that closes the connection, its answer could never be sent: it is not
     // processed (RFC 9112 §9.6). Node dispatches it all the same, and closes the connection unanswered.
     if (closesAfterAnswer(req.socket)) return;
+    // Under a sub-path (PUBLIC_URL's path), answered with it (a front proxy that keeps it) and without
+    // it (one that strips it): one string check per request, only when there is a prefix.
+    if (prefix !== '') req.url = withoutPrefix(req.url ?? '/', prefix);
     if (!isProxyUrl(req.url ?? '/')) {
       if (expectsContinue) res.writeContinue();
       return express(req, res);
@@ -37,11 +40,25 @@ export function createHttpServer(express: RequestListener, proxy: () => ProxyEnt
   const server = createServer({ shouldUpgradeCallback: isWebSocketUpgrade }, (req, res) => dispatch(req, res, false));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (prefix !== '') req.url = withoutPrefix(req.url ?? '/', prefix);
     const entry = proxy();
     if (entry) entry.upgrade(req, socket, head);
     else socket.destroy();
   });
   return server;
+}
+
+/**
+ * The request target without the sub-path `prefix` (`/arrbiter`): `/arrbiter/api/x` → `/api/x`,
+ * `/arrbiter` and `/arrbiter?q` → `/`, `/arrbiter?q`; anything else (`/arrbiterx`, `/api/x`) as it is.
+ */
+export function withoutPrefix(url: string, prefix: string): string {
+  if (!url.startsWith(prefix)) return url;
+  if (url.length === prefix.length) return '/';
+  const next = url.charCodeAt(prefix.length);
+  if (next === 0x2f) return url.slice(prefix.length);
+  if (next === 0x3f) return `/${url.slice(prefix.length)}`;
+  return url;
 }
 
 /** Nest's Express adapter on a server made here rather than by the adapter. */

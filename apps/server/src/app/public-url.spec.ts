@@ -235,6 +235,69 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
     });
   });
 
+  /** Issue 35 §5: PUBLIC_URL with a path; front proxies that keep the prefix and ones that strip it. */
+  describe('under a sub-path (PUBLIC_URL=https://home.example/arrbiter)', () => {
+    let t: TestApp;
+    let setup: ProxiedUpstream;
+    const HOME = { Host: 'home.example', Origin: 'https://home.example' };
+    const GRANTS = { '/api/v3/movie': ['get'] };
+
+    beforeAll(async () => {
+      t = await startTestApp({ PUBLIC_URL: 'https://home.example/arrbiter/' });
+      setup = await proxiedUpstream(await adminFrom(t, HOME), 'films', 'Films', GRANTS);
+      await (await adminFrom(t, HOME))
+        .put(`/api/admin/v1/proxies/${setup.proxy.id}/config`, { overrides: GRANTS, active: true, scrub: true })
+        .expect(200);
+    });
+    afterAll(async () => {
+      await setup?.upstream.stop();
+      await t?.close();
+    });
+
+    it.each([
+      ['keeps', '/arrbiter'],
+      ['strips', ''],
+    ])('signs in through a front proxy that %s the prefix, with the cookie Path at the prefix', async (_, prefix) => {
+      const server = t.app.getHttpServer();
+      const response = await request(server).post(`${prefix}/api/auth/sign-in`).set(HOME).send(TEST_ADMIN);
+      expect(response.status).toBe(200);
+      const line = sessionCookie(response);
+      expect(line).toMatch(/Path=\/arrbiter;/);
+      expect(line).toMatch(/Secure/);
+      const cookie = line.split(';')[0];
+      await request(server)
+        .get(`${prefix}/api/auth/session`)
+        .set('Cookie', cookie)
+        .expect(200, { username: 'admin', role: 'owner', publicUrlSet: true });
+      // Writes too: the Origin is PUBLIC_URL's, whatever the path.
+      await request(server).post(`${prefix}/api/auth/sign-out`).set(HOME).set('Cookie', cookie).expect(204);
+    });
+
+    it('answers /health at the root and under the prefix, and nothing under a longer name', async () => {
+      await request(t.app.getHttpServer()).get('/health').expect(200, { status: 'ok' });
+      await request(t.app.getHttpServer()).get('/arrbiter/health').expect(200, { status: 'ok' });
+      await request(t.app.getHttpServer()).get('/arrbiterx/health').expect(404);
+    });
+
+    it('shows proxy URLs under the prefix, and forwards proxy calls with and without it', async () => {
+      const admin = await adminFrom(t, HOME);
+      const details = (await admin.get(`/arrbiter/api/admin/v1/proxies/${setup.proxy.id}`).expect(200))
+        .body as ProxyDetailsDto;
+      expect(details.proxyUrl).toBe('https://home.example/arrbiter/proxy/films');
+      const upstreamUrl = encodeURIComponent(`${setup.upstream.url}/api/v3/movie`);
+      for (const prefix of ['/arrbiter', '']) {
+        const answer = await request(t.app.getHttpServer())
+          .get(`${prefix}/proxy/films/api/v3/movie?next=${upstreamUrl}`)
+          .set('Host', 'home.example')
+          .set('X-Api-Key', setup.proxy.key)
+          .expect(200);
+        const echo = answer.body as { path: string; query: string };
+        expect(echo.path).toBe('/api/v3/movie');
+        expect(echo.query).toBe(`next=${encodeURIComponent('https://home.example/arrbiter/proxy/films/api/v3/movie')}`);
+      }
+    });
+  });
+
   it('refuses OIDC_ISSUER without PUBLIC_URL at start-up: the redirect URI needs a fixed address', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'arrbiter-public-url-'));
     try {

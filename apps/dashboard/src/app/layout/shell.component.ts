@@ -62,7 +62,7 @@ function readDismissed(): boolean {
           </a>
         }
         <!-- A page of the server's, outside the dashboard (Swagger UI). -->
-        <a class="api-docs" href="/api/docs"><span aria-hidden="true">⌘</span> Admin API</a>
+        <a class="api-docs" href="api/docs"><span aria-hidden="true">⌘</span> Admin API</a>
       </nav>
       <main id="main" tabindex="-1">
         @if (showPublicUrlNotice()) {

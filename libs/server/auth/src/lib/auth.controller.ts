@@ -79,7 +79,7 @@ export class AuthController {
   @UseGuards(OidcLoginGuard)
   @Get('oidc/login')
   oidcLogin(@Req() request: SsoRequest, @Res() response: Response): void {
-    response.redirect(HttpStatus.FOUND, this.signInPage(request.user));
+    response.redirect(HttpStatus.FOUND, this.signInPage(request, request.user));
   }
 
   /** Where the provider sends the browser back: a session as a password sign-in makes, then the dashboard. */
@@ -91,15 +91,15 @@ export class AuthController {
     if (linkOf(request as StateRequest)) {
       // A link started from the account page goes back there, saying how it went; no new session.
       const result = outcome?.ok ? 'linked' : (outcome?.reason ?? 'failed');
-      response.redirect(HttpStatus.FOUND, `/account?sso=${result}`);
+      response.redirect(HttpStatus.FOUND, `${this.urls.prefixOf(request)}/account?sso=${result}`);
       return;
     }
     if (!outcome?.ok) {
-      response.redirect(HttpStatus.FOUND, this.signInPage(outcome));
+      response.redirect(HttpStatus.FOUND, this.signInPage(request, outcome));
       return;
     }
     await this.startSession(outcome.user, request, response, 'Signed in through single sign-on');
-    response.redirect(HttpStatus.FOUND, '/');
+    response.redirect(HttpStatus.FOUND, `${this.urls.prefixOf(request)}/`);
   }
 
   /**
@@ -224,7 +224,7 @@ export class AuthController {
   }
 
   /** The sign-in page, saying why single sign-on did not sign the browser in. */
-  private signInPage(outcome: SsoRequest['user']): string {
-    return `/sign-in?sso=${outcome && !outcome.ok ? outcome.reason : 'failed'}`;
+  private signInPage(request: Request, outcome: SsoRequest['user']): string {
+    return `${this.urls.prefixOf(request)}/sign-in?sso=${outcome && !outcome.ok ? outcome.reason : 'failed'}`;
   }
 }

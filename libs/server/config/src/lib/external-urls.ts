@@ -38,6 +38,11 @@ export function normalPrefix(value: string | undefined): string | undefined {
   return PREFIX.test(trimmed) ? trimmed : undefined;
 }
 
+/** `PUBLIC_URL`'s path without its trailing slash: '' (none, or unset) or `/arrbiter`. */
+export function publicPrefixOf(config: Pick<AppConfig, 'publicUrl'>): string {
+  return config.publicUrl === undefined ? '' : new URL(config.publicUrl).pathname.replace(/\/+$/, '');
+}
+
 /**
  * The one place that says where this server is reached from outside (issue 35): `PUBLIC_URL` when it is
  * set; otherwise each request's own scheme, host and port, with `X-Forwarded-Proto`, `-Host` and
@@ -62,7 +67,7 @@ export class ExternalUrls {
     this.publicUrl = config.publicUrl;
     this.publicOrigin = config.publicOrigin;
     this.configured = config.publicUrl !== undefined;
-    this.publicPrefix = config.publicUrl === undefined ? '' : new URL(config.publicUrl).pathname.replace(/\/+$/, '');
+    this.publicPrefix = publicPrefixOf(config);
     this.fallbackHost = `localhost:${config.port}`;
   }
 

@@ -62,6 +62,13 @@ describe(loadConfig.name, () => {
     expect(https.secureCookies).toBe(true);
   });
 
+  it('takes a PUBLIC_URL with a path (served under a sub-path), without its trailing slash', () => {
+    const config = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://home.example/arrbiter/' });
+    expect(config.publicUrl).toBe('https://home.example/arrbiter');
+    expect(config.publicOrigin).toBe('https://home.example');
+    expect(config.allowedOrigins).toEqual(['https://home.example']);
+  });
+
   it('adds ALLOWED_ORIGINS to the public origin', () => {
     const config = loadConfig({ DATA_DIR: dir, ALLOWED_ORIGINS: 'https://a.example, http://b.example:81/' });
     expect(config.allowedOrigins).toEqual(['https://a.example', 'http://b.example:81']);
@@ -72,8 +79,9 @@ describe(loadConfig.name, () => {
   it.each([
     [{ PORT: 'abc' }, /^PORT must be an integer number \(got "abc"\)$/],
     [{ PORT: '70000' }, /^PORT must not be greater than 65535/],
-    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be an http\(s\) origin/],
-    [{ PUBLIC_URL: 'https://x.example/arr' }, /^PUBLIC_URL must be an http\(s\) origin/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be an http\(s\) URL/],
+    [{ PUBLIC_URL: 'https://x.example/arr?x=1' }, /^PUBLIC_URL must be an http\(s\) URL/],
+    [{ PUBLIC_URL: 'https://x.example/a/../b' }, /^PUBLIC_URL's path must be plain segments/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres/],
     [{ OIDC_ISSUER: 'https://auth.example', OIDC_CLIENT_ID: 'arrbiter' }, /^OIDC_ISSUER is set without PUBLIC_URL/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of the following values/],

@@ -20,6 +20,7 @@ import { parseTemplateRepository } from './template-repository-config';
 import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
 import { dataDirNotWritable } from './data-dir-access';
 import { ConfigError } from './config-error';
+import { normalPrefix } from './external-urls';
 import { DocumentFile, readDocumentFile } from './document-file';
 
 /** Where OpenAPI descriptions come from when an upstream does not serve its own. */
@@ -51,9 +52,9 @@ class EnvironmentVariables {
   HOST?: string;
 
   @IsOptional()
-  @Matches(/^https?:\/\/[^/?#\s]+\/?$/, {
+  @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, {
     message:
-      'PUBLIC_URL must be an http(s) origin such as https://arrbiter.example.com, without a path, query or fragment',
+      'PUBLIC_URL must be an http(s) URL such as https://arrbiter.example.com or https://home.example/arrbiter, without a query or fragment',
   })
   PUBLIC_URL?: string;
 
@@ -323,6 +324,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     problems.push('ADMIN_USERNAME cannot be "system": it is reserved for what the server does by itself');
   }
   const staffAuth = parseStaffAuth((name) => pick(environment, name), problems);
+  if (env.PUBLIC_URL !== undefined && /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(env.PUBLIC_URL)) {
+    // As written: `new URL` would resolve `..` away.
+    const path = /^https?:\/\/[^/]+(\/.*)?$/.exec(env.PUBLIC_URL)?.[1] ?? '';
+    if (normalPrefix(path) === undefined || /(^|\/)\.\.?(\/|$)/.test(path)) {
+      problems.push(
+        `PUBLIC_URL's path must be plain segments such as /arrbiter (got ${JSON.stringify(env.PUBLIC_URL)})`,
+      );
+    }
+  }
   if (staffAuth.oidc !== undefined && env.PUBLIC_URL === undefined) {
     problems.push(
       'OIDC_ISSUER is set without PUBLIC_URL: single sign-on needs a fixed redirect URI; set PUBLIC_URL to the ' +

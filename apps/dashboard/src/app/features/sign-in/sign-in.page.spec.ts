@@ -83,7 +83,7 @@ describe(SignInPage.name, () => {
     const { element } = await render(undefined, { password: true, sso: { label: 'Sign in with auth.example.com' } });
     const button = element.querySelector<HTMLAnchorElement>('[data-testid=sso-button]');
     expect(button?.textContent?.trim()).toBe('Sign in with auth.example.com');
-    expect(button?.getAttribute('href')).toBe('/api/auth/oidc/login');
+    expect(button?.getAttribute('href')).toBe('api/auth/oidc/login');
     expect(element.querySelector('#password')).not.toBeNull();
   });
 

@@ -41,7 +41,7 @@ export const SSO_REASONS: Record<string, string> = {
           <p class="error" role="alert" data-testid="sso-error">{{ message }}</p>
         }
         @if (methods()?.sso; as sso) {
-          <a class="button primary sso" href="/api/auth/oidc/login" data-testid="sso-button">{{ sso.label }}</a>
+          <a class="button primary sso" href="api/auth/oidc/login" data-testid="sso-button">{{ sso.label }}</a>
         }
         @if (methods()?.sso && methods()?.password) {
           <p class="or" aria-hidden="true"><span>or</span></p>

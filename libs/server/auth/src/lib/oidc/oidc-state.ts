@@ -1,4 +1,4 @@
-import { AppConfig } from '@arrbiter/server/config';
+import { AppConfig, publicPrefixOf } from '@arrbiter/server/config';
 import { SecretBox } from '@arrbiter/server/crypto';
 import type { CookieOptions, Request, Response } from 'express';
 
@@ -10,7 +10,13 @@ const LIFETIME_MS = 10 * 60_000;
 
 function cookieOptions(config: AppConfig): CookieOptions {
   // Lax: the provider sends the browser back with a top-level GET, which carries it.
-  return { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/api/auth/oidc' };
+  // Single sign-on needs PUBLIC_URL: its path (a sub-path) is where the browser sends the cookie back.
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    path: `${publicPrefixOf(config)}/api/auth/oidc`,
+  };
 }
 
 /** Drops a `Set-Cookie` of the state cookie this answer already has: the last write is the one sent. */
