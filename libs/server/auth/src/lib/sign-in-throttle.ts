@@ -145,10 +145,19 @@ export class SignInThrottle {
     await this.take(perUser, userKey);
     try {
       await this.take(perAddress, address);
-      if (!knownDevice) await this.pace(name);
     } catch (error) {
-      await Promise.all([perUser.reward(userKey, 1), perAddress.reward(address, 1)]);
+      // Only the pair's point is given back: a refused `consume` leaves a blocked key at its limit
+      // + 1, and giving that point back too would let concurrent attempts past the limit.
+      await perUser.reward(userKey, 1);
       throw error;
+    }
+    if (!knownDevice) {
+      try {
+        await this.pace(name);
+      } catch (error) {
+        await Promise.all([perUser.reward(userKey, 1), perAddress.reward(address, 1)]);
+        throw error;
+      }
     }
     let result: T;
     try {
