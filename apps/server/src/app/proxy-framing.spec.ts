@@ -6,7 +6,7 @@ import { proxiedUpstream } from '../testing/proxied-upstream';
 import { startTestApp, TestApp } from '../testing/test-app';
 
 /**
- * A differential test of request framing (README: Security model): generated request heads and bodies are sent raw to
+ * A differential test of request framing (docs/security.md): generated request heads and bodies are sent raw to
  * the gateway, and the requests the upstream parsed must be exactly those the gateway logged as
  * forwarded — nothing smuggled in a body, nothing outside the allowlist. Seeded; set
  * `FRAMING_SEED` and `FRAMING_CASES` to replay or widen a run (a failure prints its seed and case).

@@ -92,6 +92,6 @@ export interface WebhookJsonPayload {
    * since the previous message: at most one message per hour each.
    */
   suppressed: number;
-  /** The event's facts (see the README's Notifications section); never a key or other secret. */
+  /** The event's facts (see docs/notifications.md); never a key or other secret. */
   data: Record<string, string | number | boolean | null | string[]>;
 }

@@ -17,7 +17,7 @@ const ADMITTED: Admission = { admitted: true };
 /**
  * Per-proxy token buckets (design.md §3): a bucket holds up to `burst` calls and refills at
  * `perMinute / 60` calls a second; a call takes one. In memory and per replica: with N replicas behind
- * one address a proxy may make up to N times its limit (documented in the README). A bucket is a few
+ * one address a proxy may make up to N times its limit (documented in docs/usage.md). A bucket is a few
  * numbers, kept by proxy id for as long as the process runs (also after its proxy is deleted).
  */
 @Injectable()

@@ -31,8 +31,8 @@ const pair = (proxy: ProxySubject) => `${proxy.appName} → ${proxy.serviceName}
 const list = (items: string[]) => (items.length === 0 ? 'none' : items.join(', '));
 
 /**
- * Writes a notice for people: a title, a sentence or two, the facts (`data`, documented in the
- * README) and the dashboard page about it. Nothing secret is ever part of a notice.
+ * Writes a notice for people: a title, a sentence or two, the facts (`data`, documented in
+ * docs/notifications.md) and the dashboard page about it. Nothing secret is ever part of a notice.
  */
 export function describeNotice(notice: Notice, at: Date, suppressed: number, publicUrl: string): Message {
   const base = { event: notice.type, at: at.toISOString(), suppressed };

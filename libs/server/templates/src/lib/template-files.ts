@@ -52,7 +52,7 @@ export function parseTemplateFile(text: string): { block: AllowlistMap } | { rea
 }
 
 /**
- * Reads a template repository laid out as `<root>/<serviceType>/<template>.json` (README: Templates). Every
+ * Reads a template repository laid out as `<root>/<serviceType>/<template>.json` (docs/usage.md: Templates). Every
  * file is validated on its own: a bad file or an unknown service type is reported and skipped.
  */
 export async function readTemplateDirectory(root: string): Promise<ParsedTemplates> {
