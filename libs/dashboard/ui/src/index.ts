@@ -1,3 +1,5 @@
+export * from './lib/api-error';
+export * from './lib/busy-action';
 export * from './lib/confirm-dialog.component';
 export * from './lib/confirm.service';
 export * from './lib/copy-button.component';

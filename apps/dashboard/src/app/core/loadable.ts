@@ -1,5 +1,5 @@
 import { computed, signal } from '@angular/core';
-import { describeError } from './api-error';
+import { describeError } from '@arrbiter/dashboard/ui';
 
 /**
  * A value fetched from the server, with its loading and error state as signals.

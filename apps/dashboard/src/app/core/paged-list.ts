@@ -1,6 +1,6 @@
 import { signal } from '@angular/core';
 import type { Page } from '@arrbiter/contracts';
-import { describeError } from './api-error';
+import { describeError } from '@arrbiter/dashboard/ui';
 
 /**
  * A cursor-paged list from the server (`{items, nextCursor}`), with loading and error state as

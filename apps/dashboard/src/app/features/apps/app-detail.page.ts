@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ServiceDto } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { ServicesApiService } from '../services/services-api.service';
@@ -11,7 +10,7 @@ import { CloneAppDialogComponent } from './clone-app-dialog.component';
 import { AppsApiService } from './apps-api.service';
 import { ProxiesApiService } from './proxies-api.service';
 import { isLearning } from './proxy/learning';
-import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /** An app: its settings and its proxies, one per service. */
 @Component({

@@ -11,8 +11,7 @@ import {
   untracked,
 } from '@angular/core';
 import type { AppDto, TemplateDto, TemplateFitResponse } from '@arrbiter/contracts';
-import { LoadStateComponent } from '@arrbiter/dashboard/ui';
-import { describeError } from '../../core/api-error';
+import { describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
 import { Loadable } from '../../core/loadable';
 import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
 import { clientForTemplate } from '../known-clients/known-clients';

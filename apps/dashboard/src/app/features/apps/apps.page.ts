@@ -12,14 +12,13 @@ import {
 } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, AppState } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { PagedList } from '../../core/paged-list';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
 import { AppsApiService } from './apps-api.service';
-import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
 
 export const APP_STATES: readonly AppState[] = ['active', 'inactive'];
 

@@ -12,9 +12,8 @@ import {
   viewChild,
 } from '@angular/core';
 import type { AppDto } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { AppsApiService } from './apps-api.service';
-import { slugify } from '@arrbiter/dashboard/ui';
+import { describeError, slugify } from '@arrbiter/dashboard/ui';
 import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.component';
 
 /**

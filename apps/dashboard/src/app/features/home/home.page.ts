@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { ProxyDto, ServiceReachabilityDto } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
 import { AppsApiService } from '../apps/apps-api.service';
 import { ProxiesApiService } from '../apps/proxies-api.service';
@@ -13,7 +12,7 @@ import { periodQuery, periodWords, UsagePeriod } from '../usage/usage-period';
 import { UsagePeriodPickerComponent } from '../usage/usage-period-picker.component';
 import { UsageTableComponent, UsageTableRow } from '../usage/usage-table.component';
 import { WarningsApiService } from '../warnings/warnings-api.service';
-import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 const DAY = 86_400_000;
 /** Apps listed under the traffic chart. */

@@ -9,8 +9,8 @@ import {
   signal,
 } from '@angular/core';
 import type { ServiceDto } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { ServicesApiService } from './services-api.service';
+import { describeError } from '@arrbiter/dashboard/ui';
 
 /** Base URLs the server accepts: http(s), no credentials, query, fragment or API prefix. */
 export function baseUrlProblem(value: string): string | null {

@@ -1,8 +1,8 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { TestBed } from '@angular/core/testing';
-import { describeError } from '../../core/api-error';
 import { setUpHttp } from '../../testing/http';
 import { ServicesApiService } from './services-api.service';
+import { describeError } from '@arrbiter/dashboard/ui';
 
 describe(ServicesApiService.name, () => {
   const { expectRequest } = setUpHttp();

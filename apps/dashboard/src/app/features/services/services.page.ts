@@ -1,11 +1,10 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import type { ServiceDto, ServiceReachabilityDto } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { ServiceFormComponent } from './service-form.component';
 import { ServicesApiService } from './services-api.service';
-import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 export type Reachability =
   | { state: 'checking' }

@@ -1,8 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import type { ConfigImportReport, ConfigObjectChange, ConfigProxyChange } from '@arrbiter/contracts';
-import { ConfirmService } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, errorLines } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../core/can.directive';
-import { describeError, errorLines } from '../../core/api-error';
 import { saveTextFile } from '../../core/download';
 import { ConfigApiService, ConfigFormat } from './config-api.service';
 

@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import type { NotificationAttemptDto, NotificationSettings, WebhookDto } from '@arrbiter/contracts';
-import { ConfirmService, LoadStateComponent } from '@arrbiter/dashboard/ui';
-import { describeError } from '../../core/api-error';
+import { ConfirmService, describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import {

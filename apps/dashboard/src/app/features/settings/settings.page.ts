@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import type { ProxyDefaults } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
 import { CanDirective } from '../../core/can.directive';
 import { LimitsFormComponent, LimitsSummaryComponent } from '../apps/limits-form.component';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
 import { NotificationsSettingsComponent } from './notifications-settings.component';
+import { describeError } from '@arrbiter/dashboard/ui';
 
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({

@@ -4,8 +4,8 @@ import { ActivatedRoute, Router } from '@angular/router';
 import { HttpErrorResponse } from '@angular/common/http';
 import type { SignInMethodsResponse } from '@arrbiter/contracts';
 import { AuthService } from '../../core/auth.service';
-import { describeError } from '../../core/api-error';
 import { LogoComponent } from '../../layout/logo.component';
+import { describeError } from '@arrbiter/dashboard/ui';
 
 /** Only same-app paths are followed after sign-in (never another origin). */
 function safeNext(value: string | null): string {

@@ -1,8 +1,7 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import type { AuthSessionDto, SignInMethodsResponse } from '@arrbiter/contracts';
-import { ConfirmService, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
-import { describeError } from '../../core/api-error';
+import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 import { AuthService } from '../../core/auth.service';
 import { Loadable } from '../../core/loadable';
 import { StaffApiService } from './staff-api.service';

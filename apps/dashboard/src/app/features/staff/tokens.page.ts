@@ -1,8 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, OnInit, signal } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { ADMIN_ROLES, type AdminRole, type ApiTokenDto } from '@arrbiter/contracts';
-import { ConfirmService, CopyButtonComponent, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
-import { describeError } from '../../core/api-error';
+import { ConfirmService, CopyButtonComponent, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 import { AuthService } from '../../core/auth.service';
 import { Loadable } from '../../core/loadable';
 import { StaffApiService } from './staff-api.service';

@@ -7,7 +7,6 @@ import type {
   TemplateRepositoryStatus,
   TemplateSyncReport,
 } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { CanDirective } from '../../core/can.directive';
 import { saveTextFile } from '../../core/download';
 import { grantsOf } from '../apps/proxy/allowlist-draft';
@@ -17,7 +16,7 @@ import { clientForTemplate } from '../known-clients/known-clients';
 import { TemplateFitComponent } from '../known-clients/template-fit.component';
 import { SyncReportComponent } from './sync-report.component';
 import { TemplatesApiService } from './templates-api.service';
-import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /** A template's fit for its known client, loading or failed. */
 interface FitState {

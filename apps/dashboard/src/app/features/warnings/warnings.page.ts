@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, effect, inject, input, si
 import { PagedList } from '../../core/paged-list';
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ProxyDto, ServiceDto, WarningDto, WarningStatus } from '@arrbiter/contracts';
-import { describeError } from '../../core/api-error';
 import { Loadable } from '../../core/loadable';
 import { AppsApiService } from '../apps/apps-api.service';
 import { ProxiesApiService } from '../apps/proxies-api.service';
@@ -14,7 +13,7 @@ import { KnownClientsApiService } from '../known-clients/known-clients-api.servi
 import { clientForTemplate, splitCallers } from '../known-clients/known-clients';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
-import { LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import { describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
 
 export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'learned', 'rate-limited', 'granted', 'dismissed'];
 

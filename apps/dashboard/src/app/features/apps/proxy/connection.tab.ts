@@ -3,13 +3,12 @@ import { Router } from '@angular/router';
 import type { PreviousKeyDto, ProxyDefaults, ProxyDetailsDto, ProxyDto } from '@arrbiter/contracts';
 import { CanDirective } from '../../../core/can.directive';
 import { LimitsFormComponent, LimitsSummaryComponent } from '../limits-form.component';
-import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { connectionFields } from './connection-fields';
 import { KeyRotationComponent } from './key-rotation.component';
 import { LearningControlComponent, LearningStateComponent } from './learning-control.component';
 import { ProxyContext } from './proxy-context';
-import { ConfirmService, CopyButtonComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { ConfirmService, CopyButtonComponent, describeError, TimeComponent } from '@arrbiter/dashboard/ui';
 import { previousKeyUse } from './grace';
 
 /** What a client needs (Proxy URL, key, how-to), key rotation, the active switch and learning mode. */

@@ -1,7 +1,6 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import type { AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
-import { describeError } from '../../../core/api-error';
 import { AuthService } from '../../../core/auth.service';
 import { CanDirective } from '../../../core/can.directive';
 import { HasUnsavedChanges } from '../../../core/unsaved-changes.guard';
@@ -9,7 +8,7 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem } from './allowlist-draft';
 import { endpointRows, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
-import { LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import { describeError, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
 /** The permission editor: the catalog by tag, methods as toggles, a draft reviewed before it is saved. */
 @Component({

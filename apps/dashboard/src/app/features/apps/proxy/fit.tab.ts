@@ -1,8 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
-import { ConfirmService, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
-import { describeError } from '../../../core/api-error';
+import { ConfirmService, describeError, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../../core/can.directive';
 import { Loadable } from '../../../core/loadable';
 import { CallSourceComponent } from '../../known-clients/call-source.component';

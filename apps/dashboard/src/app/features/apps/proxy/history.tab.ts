@@ -1,11 +1,10 @@
 import { ChangeDetectionStrategy, Component, effect, inject, signal, untracked } from '@angular/core';
 import { PagedList } from '../../../core/paged-list';
 import type { RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
-import { describeError } from '../../../core/api-error';
 import { CanDirective } from '../../../core/can.directive';
 import { ProxiesApiService } from '../proxies-api.service';
 import { ProxyContext } from './proxy-context';
-import { ConfirmService, LoadStateComponent, TimeComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
 
 const KIND_LABELS: Record<RevisionKind, string> = {
   manual: 'Manual edit',

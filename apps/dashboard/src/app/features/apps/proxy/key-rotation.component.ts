@@ -1,9 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, output, signal } from '@angular/core';
 import { MAX_GRACE_MINUTES, type ProxyDetailsDto } from '@arrbiter/contracts';
-import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { describeMinutes, GRACE_CHOICES, graceMinutes, previousKeyUse } from './grace';
-import { ConfirmService, fullTime, TimeComponent } from '@arrbiter/dashboard/ui';
+import { ConfirmService, describeError, fullTime, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /**
  * Rotating a proxy's key, with a grace period during which the old key keeps working; while one runs,

@@ -1,9 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, output, signal } from '@angular/core';
 import type { ProxyDto } from '@arrbiter/contracts';
-import { describeError } from '../../../core/api-error';
 import { ProxiesApiService } from '../proxies-api.service';
 import { isLearning, LEARNING_DURATIONS, learningDeadline } from './learning';
-import { TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /** Learning mode of one proxy: start for a duration (up to 7 days) or stop, with its deadline. */
 @Component({

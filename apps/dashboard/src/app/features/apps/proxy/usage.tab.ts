@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, u
 import { RouterLink } from '@angular/router';
 import type { AllowlistResponse, Grant, ProxyUsageResponse, WarningDto } from '@arrbiter/contracts';
 import { CanDirective } from '../../../core/can.directive';
-import { describeError } from '../../../core/api-error';
 import { Loadable } from '../../../core/loadable';
 import { TrafficChartComponent } from '../../usage/traffic-chart.component';
 import { UsageApiService } from '../../usage/usage-api.service';
@@ -13,7 +12,7 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
-import { LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /** Routes listed before "Show all". */
 const TOP = 15;
