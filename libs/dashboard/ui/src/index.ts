@@ -5,5 +5,6 @@ export * from './lib/confirm.service';
 export * from './lib/copy-button.component';
 export * from './lib/format';
 export * from './lib/load-state.component';
+export * from './lib/method-badge.component';
 export * from './lib/page-header.component';
 export * from './lib/time.component';
