@@ -1192,7 +1192,7 @@ async function main(): Promise<void> {
       const rounds = roundRatios(calibrated);
       const added = calibrated.cpu - through.cpu;
       // Linear between the passthrough and the calibration: the work per call at which the passthrough
-      // itself would come down to the floor (the curve of 5–30 µs in docs/performance.md is close to linear).
+      // itself would come down to the floor (the curve of 5–30 µs in docs/performance-log.md is close to linear).
       const budget =
         ratio < 1
           ? `about ${Math.round((CALIBRATION_MICROS * (1 - 0.85)) / (1 - ratio))} µs`

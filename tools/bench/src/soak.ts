@@ -409,5 +409,5 @@ export function chart(samples: SoakSample[]): string {
   ].join('\n');
 }
 
-/** Where the plot goes: committed with docs/performance.md. */
+/** Where the plot goes: committed with docs/performance-log.md. */
 export const SOAK_SVG = join(ROOT, 'docs', 'soak.svg');

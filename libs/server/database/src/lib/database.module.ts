@@ -70,7 +70,7 @@ export class DatabaseModule {
         // The plugin alone, not `ClsModule.forRoot`: that one also registers a global guard and a global
         // interceptor, no-ops unless a CLS context is mounted per request, which Nest would still run on
         // every call of every route, the proxy route's included (an interceptor costs it a layer of rxjs
-        // per call: docs/performance.md). Transactions open their own CLS context.
+        // per call: docs/performance-log.md). Transactions open their own CLS context.
         ClsModule.registerPlugins([
           new ClsPluginTransactional({
             adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),

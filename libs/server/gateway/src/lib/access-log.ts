@@ -36,7 +36,7 @@ const WARN = pino.levels.values['warn'];
  * Written directly by default (`ACCESS_LOG_WRITER=direct`): `JSON.stringify` of a fresh object of one
  * fixed shape, in pino's line format, into pino's destination. Measured by `npm run bench:ab` against
  * the same line through pino (`ACCESS_LOG_WRITER=pino`): about 6 µs less CPU per proxied call, 3 % of
- * it (median of 6 rounds; docs/performance.md, "Results — 2026-11-24 (afternoon)"). What costs is
+ * it (median of 6 rounds; docs/performance-log.md, "Results — 2026-11-24 (afternoon)"). What costs is
  * serialising `fields`, which the checks and the forwarding fill in as the call goes; a copy of one
  * fixed shape serialises on V8's fast path.
  */

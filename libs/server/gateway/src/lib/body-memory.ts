@@ -33,7 +33,7 @@ export function youngCollection(): YoungCollection | null {
  * whose memory lives outside V8's heap. V8 frees it only when a collection runs, and little JavaScript
  * garbage is made per chunk, so for a large download or upload nothing else triggers one until about
  * 64 MB of such memory has piled up: a bare http-proxy-middleware passthrough streaming 1 GB grows its
- * resident memory by 85–105 MB (docs/performance.md). After every `BODY_BYTES_PER_COLLECTION` forwarded
+ * resident memory by 85–105 MB (docs/performance-log.md). After every `BODY_BYTES_PER_COLLECTION` forwarded
  * body bytes, counted across all requests, this asks V8 for a young-generation collection (a scavenge of
  * a nearly empty young generation, well under a millisecond), which frees the chunks already written on.
  * Streaming 1 GB then grows resident memory by a few MB; small API calls rarely reach the threshold.

@@ -8,7 +8,7 @@ import { PROXY_CONTEXT } from './proxy-gateway';
 /**
  * `patches/@nestjs+core+11.2.10.patch` backports Nest 12's `bindAsyncScope` into Nest 11's
  * `InterceptorsConsumer`: the static `AsyncResource.bind` it replaces cost the proxy route most of its
- * pipeline overhead (docs/performance.md). These tests fail when the patch is not applied, and prove
+ * pipeline overhead (docs/performance-log.md). These tests fail when the patch is not applied, and prove
  * that what it must keep still holds: the handler runs in the caller's async context.
  */
 const store = new AsyncLocalStorage<string>();
