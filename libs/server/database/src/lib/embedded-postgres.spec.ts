@@ -55,9 +55,19 @@ async function gone(pid: number): Promise<boolean> {
   return true;
 }
 
-/** Runs the child program (ts-node) on `dataDir`; resolves with its postgres pid once it printed `ready`. */
-function startChild(dataDir: string, mode: string, ids: { uid?: number; gid?: number } = {}, node = process.execPath) {
-  const child = spawn(node, ['-r', 'ts-node/register', CHILD, dataDir, mode], {
+/**
+ * Runs the child program (ts-node) on `dataDir`, under `wrapper` (a command it is an argument of) if
+ * given; resolves with its postgres pid once it printed `ready`.
+ */
+function startChild(
+  dataDir: string,
+  mode: string,
+  ids: { uid?: number; gid?: number } = {},
+  node = process.execPath,
+  wrapper: string[] = [],
+) {
+  const [command, ...args] = [...wrapper, node, '-r', 'ts-node/register', CHILD, dataDir, mode];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tools/tsconfig.json'), TS_NODE_BASEURL: ROOT, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -201,6 +211,29 @@ describe('the embedded PostgreSQL', () => {
     await client.query('SELECT 1');
     await client.end();
   });
+
+  // A second container on the same volume: its own PID and IPC namespaces, where neither the first
+  // server's pid nor its shared memory is visible, so PostgreSQL's postmaster.pid check passes.
+  const unshare = ['unshare', '--pid', '--ipc', '--fork', '--mount-proc'];
+  const canUnshare = process.getuid?.() === 0 && spawnSync(unshare[0], [...unshare.slice(1), 'true']).status === 0;
+  (canUnshare ? it : it.skip)(
+    'refuses a second process in other PID and IPC namespaces (a second container on the volume), and leaves the first running',
+    async () => {
+      server = await startEmbeddedDatabase(dataDir);
+      const second = startChild(dataDir, 'query', {}, process.execPath, unshare);
+      second.ready.catch(() => undefined);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(
+        `The embedded database in ${join(dataDir, 'pg')} is in use by another running Arrbiter (pid ${process.pid}`,
+      );
+      expect(second.output()).not.toMatch(/^ready /m);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(true);
+      const client = new Client({ ...server.connection, user: server.connection.username });
+      await client.connect();
+      await client.query('SELECT 1');
+      await client.end();
+    },
+  );
 
   it('replaces the pid file of a server that is gone', async () => {
     server = await startEmbeddedDatabase(dataDir);

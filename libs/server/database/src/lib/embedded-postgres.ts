@@ -19,6 +19,9 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { Logger } from '@nestjs/common';
+import { DataDirLock, describeHolder, EmbeddedDatabaseLockedError } from './data-dir-lock';
+
+export { EmbeddedDatabaseLockedError } from './data-dir-lock';
 
 /** The embedded server's data directory inside `DATA_DIR`. */
 export const EMBEDDED_DIRECTORY = 'pg';
@@ -52,21 +55,6 @@ const STOP_WAIT_MS = 30_000;
 
 /** Start-up fails with this when the platform has no embedded PostgreSQL: one line, what to do. */
 export class EmbeddedDatabaseUnavailableError extends Error {}
-
-/**
- * Another running Arrbiter holds this DATA_DIR's embedded database. Its message is the one start-up
- * line the operator reads: the embedded database is for one process; replicas share a PostgreSQL.
- */
-export class EmbeddedDatabaseLockedError extends Error {
-  constructor(directory: string, pid: number) {
-    super(
-      `The embedded database in ${directory} is in use by another running Arrbiter (pid ${pid}): it serves one ` +
-        'process only. Stop the other one, give this one a DATA_DIR of its own, or run several replicas on ' +
-        'one PostgreSQL with DATABASE_URL.',
-    );
-    this.name = 'EmbeddedDatabaseLockedError';
-  }
-}
 
 interface Binaries {
   initdb: string;
@@ -287,7 +275,7 @@ async function clearEarlierServer(directory: string, logger: Logger): Promise<vo
     } catch {
       // Not ours to read: not this user's process.
     }
-    if (/node/.test(parentExe)) throw new EmbeddedDatabaseLockedError(directory, parent);
+    if (/node/.test(parentExe)) throw new EmbeddedDatabaseLockedError(directory, describeHolder(parent));
   }
   logger.warn(`The embedded PostgreSQL of an earlier run (pid ${pid}) is still running: stopping it`);
   process.kill(pid, 'SIGINT');
@@ -330,6 +318,7 @@ export interface EmbeddedConnection {
 export class EmbeddedPostgres {
   private stopping?: Promise<void>;
   private exited = false;
+  private lock?: DataDirLock;
   private readonly onProcessExit = () => {
     if (!this.exited) this.child.kill('SIGINT');
   };
@@ -477,9 +466,17 @@ export class EmbeddedPostgres {
     return this.child.pid;
   }
 
-  /** Stops the server (fast shutdown) and waits for it to exit; calling it again waits for the same stop. */
+  /** Keeps `lock` (DATA_DIR's) until the server has stopped. */
+  holdUntilStopped(lock: DataDirLock): void {
+    this.lock = lock;
+  }
+
+  /**
+   * Stops the server (fast shutdown), waits for it to exit, then gives up DATA_DIR's lock; calling it
+   * again waits for the same stop.
+   */
   stop(): Promise<void> {
-    this.stopping ??= this.stopOnce();
+    this.stopping ??= this.stopOnce().finally(() => this.lock?.release());
     return this.stopping;
   }
 
