@@ -30,8 +30,9 @@ type Pipeline = (...args: unknown[]) => Promise<unknown>;
  * Nest runs `ProxyHandler` with its guard, interceptor and filter through `ExternalContextCreator`
  * under a context type of its own, as `@nestjs/graphql` and `@nestjs/microservices` do, not through
  * Express's router: measured by `npm run bench`, Express's router and Nest's HTTP pipeline cost about
- * 290 µs of CPU per proxied call, more than the whole passthrough (docs/decisions/proxy-route-outside-express.md). Proxy keys are
- * the credential: admin sessions, Origin checks and body parsing never apply here.
+ * 290 µs of CPU per proxied call, more than the whole passthrough
+ * (docs/decisions/proxy-route-outside-express.md). Proxy keys are the credential: admin sessions, Origin
+ * checks and body parsing never apply here.
  */
 @Injectable()
 export class ProxyGateway implements OnApplicationBootstrap {
