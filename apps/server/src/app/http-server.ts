@@ -20,14 +20,29 @@ export interface ProxyEntry {
  * the proxy pipeline sends `100 Continue` only to a call it allows, so that a refused upload is never
  * sent; Express's routes get it at once, as Node sends it when nobody listens.
  */
-export function createHttpServer(express: RequestListener, proxy: () => ProxyEntry | undefined, prefix = ''): Server {
+export function createHttpServer(
+  express: RequestListener,
+  proxy: () => ProxyEntry | undefined,
+  prefix = '',
+  forwardedPrefix?: (req: IncomingMessage) => string,
+): Server {
+  // Under a sub-path, answered with it (a front proxy that keeps it) and without it (one that strips
+  // it): PUBLIC_URL's path, else (PUBLIC_URL unset, TRUST_PROXY set) a trusted X-Forwarded-Prefix. One
+  // string check per request when there is a prefix; nothing when there can be none.
+  const strip =
+    prefix !== ''
+      ? (req: IncomingMessage) => (req.url = withoutPrefix(req.url ?? '/', prefix))
+      : forwardedPrefix &&
+        ((req: IncomingMessage) => {
+          if (req.headers['x-forwarded-prefix'] === undefined) return;
+          const named = forwardedPrefix(req);
+          if (named !== '' && !OWN_ROOT.test(named)) req.url = withoutPrefix(req.url ?? '/', named);
+        });
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
     // Pipelined behind an answer that closes the connection, its answer could never be sent: it is not
     // processed (RFC 9112 §9.6). Node dispatches it all the same, and closes the connection unanswered.
     if (closesAfterAnswer(req.socket)) return;
-    // Under a sub-path (PUBLIC_URL's path), answered with it (a front proxy that keeps it) and without
-    // it (one that strips it): one string check per request, only when there is a prefix.
-    if (prefix !== '') req.url = withoutPrefix(req.url ?? '/', prefix);
+    strip?.(req);
     if (!isProxyUrl(req.url ?? '/')) {
       if (expectsContinue) res.writeContinue();
       return express(req, res);
@@ -40,13 +55,16 @@ export function createHttpServer(express: RequestListener, proxy: () => ProxyEnt
   const server = createServer({ shouldUpgradeCallback: isWebSocketUpgrade }, (req, res) => dispatch(req, res, false));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    if (prefix !== '') req.url = withoutPrefix(req.url ?? '/', prefix);
+    strip?.(req);
     const entry = proxy();
     if (entry) entry.upgrade(req, socket, head);
     else socket.destroy();
   });
   return server;
 }
+
+/** A prefix that is one of this server's own roots is not a sub-path: `/api/x` stays `/api/x`. */
+const OWN_ROOT = /^\/(?:api|proxy|health)(?:\/|$)/;
 
 /**
  * The request target without the sub-path `prefix` (`/arrbiter`): `/arrbiter/api/x` → `/api/x`,
