@@ -13,8 +13,8 @@ import { Logger } from '@nestjs/common';
 import { RouteMatcher } from '@arrbiter/server/catalog';
 import { AppConfig, ExternalUrls, TrustedProxies } from '@arrbiter/server/config';
 import { BodyMemory } from './body-memory';
-import { Scrubber } from './scrubber';
-import type { ServiceState } from './proxy-registry';
+import type { AccessLogFields, ProxyCall } from './proxy-context';
+import type { ProxyState, ServiceState } from './proxy-registry';
 import { ForwardOutcome, UpstreamForwarder } from './upstream-forwarder';
 
 const UPSTREAM_KEY = 'upstream-key-0123456789abcdef';
@@ -107,35 +107,57 @@ function serviceAt(origin: string, basePath = '/radarr', revision = 'r1'): Servi
   };
 }
 
+/** Where the guard and the interceptor would send a call. */
 interface Forward {
   service: ServiceState;
   path?: string;
   query?: string;
-  protocol?: string;
-  scrubber?: Scrubber;
+  /** Whether the proxy scrubs (off unless a test says). */
+  scrub?: boolean;
+  /** The key the caller presented. */
+  key?: string;
+}
+
+/** The call as `ProxyKeyGuard` and `AllowlistInterceptor` leave it on the request. */
+function callOf(route: Forward, fields?: AccessLogFields): ProxyCall {
+  const { service, path = '/api/v3/movie', query = '', scrub = false, key = 'client-proxy-key' } = route;
+  const proxy = { id: 'proxy-1', appId: 'app-1', appSlug: 'notifiarr', service, scrub } as ProxyState;
+  return { proxy, rawPath: path, query, key, path, fields, started: fields ? performance.now() : undefined };
 }
 
 /**
  * The gateway's side: a loopback server that hands every request to the forwarder (the proxy route,
- * past its guard and interceptor) and every upgrade to `upgrade`, recording the settle callbacks.
+ * past its guard and interceptor) and every upgrade to `upgrade`, recording each outcome the forwarder
+ * writes into a call's access-line fields (`settled`; their `upstreamMs` in `upstreamMs`).
  */
 async function front(forwarder: UpstreamForwarder, route: () => Forward) {
   const settled: ForwardOutcome[] = [];
+  const upstreamMs: (number | undefined)[] = [];
   const waiting: ((outcome: ForwardOutcome) => void)[] = [];
   const server = createServer((req, res) => {
-    const { service, path = '/api/v3/movie', query = '', protocol = 'http', scrubber } = route();
-    forwarder.forward(req, res, service, path, query, protocol, scrubber, (outcome) => {
-      settled.push(outcome);
-      waiting.splice(0).forEach((notify) => notify(outcome));
+    let outcome: AccessLogFields['outcome'] = 'forwarded';
+    const fields = { app: 'notifiarr', method: req.method ?? 'GET', path: '/api/v3/movie' } as AccessLogFields;
+    Object.defineProperty(fields, 'outcome', {
+      enumerable: true,
+      get: () => outcome,
+      set: (value: ForwardOutcome) => {
+        outcome = value;
+        settled.push(value);
+        // The time is written with the outcome, right after it.
+        queueMicrotask(() => {
+          upstreamMs.push(fields.upstreamMs);
+          waiting.splice(0).forEach((notify) => notify(value));
+        });
+      },
     });
+    forwarder.forward(req, res, callOf(route(), fields));
   });
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const { service, path = '/api/v3/movie', query = '', protocol = 'http' } = route();
-    forwarder.upgrade(req, socket, head, service, path, query, protocol);
+    forwarder.upgrade(req, socket, head, callOf(route()));
   });
   const port = await listen(server);
   const nextSettle = () => new Promise<ForwardOutcome>((resolve) => waiting.push(resolve));
-  return { port, settled, nextSettle };
+  return { port, settled, upstreamMs, nextSettle };
 }
 
 /** A client request on a connection of its own; `chunks` are written one by one. */
@@ -168,9 +190,14 @@ function send(
   });
 }
 
-function forwarderWith(upstreamTimeoutMs = 30_000, bodies = new BodyMemory(null)): UpstreamForwarder {
-  const config = { proxyName: 'arrbiter-test', upstreamTimeoutMs, port: 8080 } as AppConfig;
-  return new UpstreamForwarder(config, bodies, new ExternalUrls(config, new TrustedProxies(false)));
+function forwarderWith(
+  upstreamTimeoutMs = 30_000,
+  bodies = new BodyMemory(null),
+  settings: Partial<Pick<AppConfig, 'trustProxy' | 'publicUrl'>> = {},
+): UpstreamForwarder {
+  const config = { proxyName: 'arrbiter-test', upstreamTimeoutMs, port: 8080, ...settings } as AppConfig;
+  const trusted = new TrustedProxies(settings.trustProxy ?? false);
+  return new UpstreamForwarder(config, bodies, new ExternalUrls(config, trusted));
 }
 
 describe(UpstreamForwarder.name, () => {
@@ -296,20 +323,21 @@ describe(UpstreamForwarder.name, () => {
 
     it('appends to Via and X-Forwarded-For, and sets X-Forwarded-Proto and -Host over what the client sent', async () => {
       const up = await upstream();
-      const { port } = await front(make(), () => ({ service: serviceAt(up.origin), protocol: 'https' }));
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin) }));
       await send(port, {
         headers: {
           Host: 'arrbiter.example:8443',
           Via: '1.0 corporate-proxy',
           'X-Forwarded-For': '203.0.113.9',
-          'X-Forwarded-Proto': 'http',
+          'X-Forwarded-Proto': 'https',
           'X-Forwarded-Host': 'evil.example',
         },
       });
       expect(up.received[0]?.headers).toMatchObject({
         via: '1.0 corporate-proxy, 1.1 arrbiter-test',
         'x-forwarded-for': '203.0.113.9, 127.0.0.1',
-        'x-forwarded-proto': 'https',
+        // Not a TRUST_PROXY peer: the scheme of its own connection.
+        'x-forwarded-proto': 'http',
         'x-forwarded-host': 'arrbiter.example:8443',
         // changeOrigin: the upstream is addressed by its own name.
         host: new URL(up.origin).host,
@@ -319,9 +347,20 @@ describe(UpstreamForwarder.name, () => {
       expect(up.received[1]?.headers).toMatchObject({
         via: '1.1 arrbiter-test',
         'x-forwarded-for': '127.0.0.1',
-        'x-forwarded-proto': 'https',
+        'x-forwarded-proto': 'http',
         'x-forwarded-host': 'arrbiter.example',
       });
+    });
+
+    it("takes the scheme from a TRUST_PROXY peer's X-Forwarded-Proto, its first value", async () => {
+      const up = await upstream();
+      const { port } = await front(make(30_000, undefined, { trustProxy: ['loopback'] }), () => ({
+        service: serviceAt(up.origin),
+      }));
+      await send(port, { headers: { 'X-Forwarded-Proto': 'HTTPS, http' } });
+      await send(port, { headers: { 'X-Forwarded-Proto': 'gopher' } });
+      await send(port);
+      expect(up.received.map((received) => received.headers['x-forwarded-proto'])).toEqual(['https', 'http', 'http']);
     });
 
     it("never passes on the client's X-Forwarded-Host, even when there is no Host to put in its place", async () => {
@@ -407,14 +446,9 @@ describe(UpstreamForwarder.name, () => {
     async function prowlarr(respond: (res: ServerResponse, base: string) => void) {
       const up = await upstream((_req, res) => respond(res, `${up.origin}/radarr`));
       const service = serviceAt(up.origin);
-      const scrubber = new Scrubber({
-        upstreamKey: UPSTREAM_KEY,
-        callerKey: CALLER_KEY,
-        origin: service.origin,
-        basePath: service.basePath,
-        proxyUrl: PROXY_URL,
-      });
-      const { port } = await front(make(), () => ({ service, scrubber }));
+      // The proxy URL under PUBLIC_URL, with the caller's key in place of the upstream's.
+      const forwarder = make(30_000, undefined, { publicUrl: new URL(PROXY_URL).origin });
+      const { port } = await front(forwarder, () => ({ service, scrub: true, key: CALLER_KEY }));
       return { up, port };
     }
 
@@ -492,6 +526,31 @@ describe(UpstreamForwarder.name, () => {
       expect(answer.body).toContain(UPSTREAM_KEY);
       expect(Number(answer.headers['content-length'])).toBe(image.length);
     });
+
+    it('names the proxy under the address each call reached it at, without PUBLIC_URL', async () => {
+      const up = await upstream((_req, res) => res.writeHead(302, { Location: `${up.origin}/radarr/login` }).end());
+      const service = serviceAt(up.origin);
+      const { port } = await front(make(), () => ({ service, scrub: true, key: CALLER_KEY }));
+      const first = await send(port, { headers: { Host: 'nas.local:18080' } });
+      const second = await send(port, { headers: { Host: 'arr.example.net' } });
+      expect([first.headers.location, second.headers.location]).toEqual([
+        'http://nas.local:18080/proxy/notifiarr/login',
+        'http://arr.example.net/proxy/notifiarr/login',
+      ]);
+    });
+
+    it('passes the answer of a proxy that opts out as it is, and asks for it as the client did', async () => {
+      const up = await upstream((_req, res) => {
+        const body = release(`${up.origin}/radarr`);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+      const { port } = await front(make(), () => ({ service: serviceAt(up.origin), scrub: false, key: CALLER_KEY }));
+      const answer = await send(port, { headers: { 'Accept-Encoding': 'gzip', Range: 'bytes=0-9' } });
+      expect(up.received[0].headers).toMatchObject({ 'accept-encoding': 'gzip', range: 'bytes=0-9' });
+      expect(answer.body).toContain(UPSTREAM_KEY);
+      expect(answer.body).toContain(up.origin);
+    });
   });
 
   describe('failures', () => {
@@ -508,6 +567,7 @@ describe(UpstreamForwarder.name, () => {
         detail: 'The upstream cannot be reached (ECONNREFUSED)',
       });
       expect(gateway.settled).toEqual(['upstream-unreachable']);
+      expect(gateway.upstreamMs).toEqual([expect.any(Number)]);
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('ECONNREFUSED'));
     });
 
@@ -563,11 +623,10 @@ describe(UpstreamForwarder.name, () => {
         socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
         socket.pipe(socket);
       });
-      const gateway = await front(make(), () => ({
+      const gateway = await front(make(30_000, undefined, { trustProxy: true }), () => ({
         service: serviceAt(up.origin),
         path: '/signalr/messages',
         query: 'access_token=x',
-        protocol: 'https',
       }));
 
       const echoed = await new Promise<string>((resolve, reject) => {
@@ -582,6 +641,7 @@ describe(UpstreamForwarder.name, () => {
             'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
             'Sec-WebSocket-Version': '13',
             'X-Api-Key': 'client-proxy-key',
+            'X-Forwarded-Proto': 'https',
           },
         });
         client.on('upgrade', (_res, socket: Socket) => {

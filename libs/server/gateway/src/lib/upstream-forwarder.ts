@@ -8,6 +8,7 @@ import { AppConfig, ExternalRequest, ExternalUrls } from '@arrbiter/server/confi
 import { createProxyMiddleware, RequestHandler } from 'http-proxy-middleware';
 import { BodyMemory } from './body-memory';
 import { Scrubber } from './scrubber';
+import type { ProxyCall } from './proxy-context';
 import { writeProblem } from './proxy-problem';
 import type { ProxyState, ServiceState } from './proxy-registry';
 
@@ -62,10 +63,12 @@ const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** How a forwarded request ended. */
 export type ForwardOutcome = 'forwarded' | 'upstream-unreachable' | 'upstream-timeout';
 
+/** One forwarding's state, on the request for the proxy server's listeners: one object per call. */
 interface Forwarding {
-  service: ServiceState;
+  call: ProxyCall;
   timedOut: boolean;
-  settle: (outcome: ForwardOutcome) => void;
+  /** Whether its outcome is known already: it is reported once (an upgrade reports none). */
+  settled: boolean;
   /** Replaces the upstream's key and base URL in the response; undefined: the response passes as it is. */
   scrubber: Scrubber | undefined;
 }
@@ -90,14 +93,14 @@ const DECODERS: Record<string, () => Transform> = {
 const FORWARDING = Symbol('arrbiter.forwarding');
 type ForwardedMessage = IncomingMessage & { [FORWARDING]?: Forwarding };
 
+/** How many external URLs (host names a proxy is reached at) keep a scrubber each. */
+const MAX_URLS_PER_PROXY = 8;
+
 /**
  * Forwards allowed requests with http-proxy-middleware: bodies stream both ways on keep-alive
  * connections, the upstream's key replaces the client's credentials, `Via` and `X-Forwarded-*` are
  * added, hop-by-hop headers dropped; 502 when the upstream cannot be reached, 504 when it is too slow.
  */
-/** How many external URLs (host names a proxy is reached at) keep a scrubber each. */
-const MAX_URLS_PER_PROXY = 8;
-
 @Injectable()
 export class UpstreamForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(UpstreamForwarder.name);
@@ -140,27 +143,22 @@ export class UpstreamForwarder implements OnApplicationShutdown {
   }
 
   /**
-   * Forwards one request. `settled` is called at most once, when the forwarding ends before the
-   * response closes: the upstream failed or timed out, or the client left ('forwarded'). A request it
-   * is never called for was forwarded.
+   * Forwards one call the guard and the interceptor let through, to `call.path` (`/` when unset) and
+   * `call.query` on its proxy's service, scrubbed unless the proxy opts out. When the forwarding ends
+   * before the response closes (the upstream failed or timed out, or the client left: 'forwarded'), it
+   * completes the access line's fields once: the outcome and the upstream's time since `call.started`.
+   * A call whose fields it never touches was forwarded.
    */
-  forward(
-    req: IncomingMessage,
-    res: ServerResponse,
-    service: ServiceState,
-    path: string,
-    query: string,
-    protocol: string,
-    scrubber: Scrubber | undefined,
-    settled: (outcome: ForwardOutcome) => void,
-  ): void {
-    let done = false;
-    this.prepare(req, service, path, query, protocol, false, scrubber, (outcome) => {
-      if (done) return;
-      done = true;
-      settled(outcome);
-    });
-    void this.handlerFor(service)(req, res, () => undefined);
+  forward(req: IncomingMessage, res: ServerResponse, call: ProxyCall): void {
+    const scrubber = call.proxy.scrub ? this.scrubberFor(call.proxy, call.key, req) : undefined;
+    this.prepare(req, call, false, scrubber);
+    void this.handlerFor(call.proxy.service)(req, res, () => undefined);
+  }
+
+  /** Forwards an allowed WebSocket upgrade (not scrubbed; no access line). */
+  upgrade(req: IncomingMessage, socket: Socket, head: Buffer, call: ProxyCall): void {
+    this.prepare(req, call, true, undefined);
+    this.handlerFor(call.proxy.service).upgrade(req, socket, head);
   }
 
   /**
@@ -168,7 +166,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
    * the proxy URL under the external URL `request` reached this server at (`PUBLIC_URL`, else its own
    * address: a header read, no database work), kept per URL string.
    */
-  scrubberFor(proxy: ProxyState, key: string, request: ExternalRequest): Scrubber {
+  private scrubberFor(proxy: ProxyState, key: string, request: ExternalRequest): Scrubber {
     const url = this.urls.urlOf(request);
     let known = this.scrubbers.get(proxy);
     if (known?.service !== proxy.service || known.key !== key) {
@@ -191,33 +189,15 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     return scrubber;
   }
 
-  /** Forwards an allowed WebSocket upgrade. */
-  upgrade(
-    req: IncomingMessage,
-    socket: Socket,
-    head: Buffer,
-    service: ServiceState,
-    path: string,
-    query: string,
-    protocol: string,
-  ): void {
-    this.prepare(req, service, path, query, protocol, true, undefined, () => undefined);
-    this.handlerFor(service).upgrade(req, socket, head);
-  }
-
-  /** Points the request at the upstream path and query, with the headers to send and its state. */
-  private prepare(
-    req: IncomingMessage,
-    service: ServiceState,
-    path: string,
-    query: string,
-    protocol: string,
-    upgrade: boolean,
-    scrubber: Scrubber | undefined,
-    settle: Forwarding['settle'],
-  ): void {
-    (req as ForwardedMessage)[FORWARDING] = { service, timedOut: false, settle, scrubber };
-    req.url = `${service.basePath}${path}${query ? `?${query}` : ''}`;
+  /**
+   * Points the request at the upstream path and query, with the headers to send (`X-Forwarded-Proto`:
+   * the scheme the client used, from a `TRUST_PROXY` peer's header or the socket) and its state.
+   */
+  private prepare(req: IncomingMessage, call: ProxyCall, upgrade: boolean, scrubber: Scrubber | undefined): void {
+    (req as ForwardedMessage)[FORWARDING] = { call, timedOut: false, settled: upgrade, scrubber };
+    const query = call.query;
+    req.url = `${call.proxy.service.basePath}${call.path ?? '/'}${query ? `?${query}` : ''}`;
+    const protocol = this.urls.requestProtocol(req);
     req.headers = this.outgoingHeaders(req, protocol, upgrade, scrubber ? NOT_COPIED_WHEN_SCRUBBED : NOT_COPIED);
     // A body the scrubber reads is asked for uncompressed (one that comes compressed anyway is decoded).
     if (scrubber) req.headers['accept-encoding'] = 'identity';
@@ -253,7 +233,7 @@ export class UpstreamForwarder implements OnApplicationShutdown {
           });
           // The client went away: what reached the upstream was forwarded, nothing to answer.
           server.on('econnreset', (_error: Error, req?: IncomingMessage) =>
-            (req as ForwardedMessage | undefined)?.[FORWARDING]?.settle('forwarded'),
+            settle((req as ForwardedMessage | undefined)?.[FORWARDING], 'forwarded'),
           );
         },
       ],
@@ -406,8 +386,9 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     const forwarding = req[FORWARDING];
     const timedOut = forwarding?.timedOut ?? false;
     const code = (error as NodeJS.ErrnoException).code ?? error.message;
-    this.logger.warn(`Upstream ${forwarding?.service.origin ?? '?'} ${timedOut ? 'timed out' : `failed: ${code}`}`);
-    forwarding?.settle(timedOut ? 'upstream-timeout' : 'upstream-unreachable');
+    const origin = forwarding?.call.proxy.service.origin ?? '?';
+    this.logger.warn(`Upstream ${origin} ${timedOut ? 'timed out' : `failed: ${code}`}`);
+    settle(forwarding, timedOut ? 'upstream-timeout' : 'upstream-unreachable');
     if (!(res instanceof ServerResponse)) {
       res.destroy();
       return;
@@ -415,6 +396,19 @@ export class UpstreamForwarder implements OnApplicationShutdown {
     if (timedOut) writeProblem(res, 504, `The upstream did not answer within ${this.config.upstreamTimeoutMs} ms`);
     else writeProblem(res, 502, `The upstream cannot be reached (${code})`);
   }
+}
+
+/**
+ * Reports how a forwarding ended, once: into the access line's fields (the outcome, and the upstream's
+ * time since the line's clock started).
+ */
+function settle(forwarding: Forwarding | undefined, outcome: ForwardOutcome): void {
+  if (!forwarding || forwarding.settled) return;
+  forwarding.settled = true;
+  const { fields, started } = forwarding.call;
+  if (!fields) return;
+  fields.outcome = outcome;
+  if (started !== undefined) fields.upstreamMs = Math.round((performance.now() - started) * 10) / 10;
 }
 
 /** A response stream's 'pause' listener: the client holds the response back, the upstream is not late. */
