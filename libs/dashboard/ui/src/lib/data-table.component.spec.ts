@@ -1,6 +1,6 @@
 import { Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
-import { DataColumnDirective, DataTableComponent } from './data-table.component';
+import { DataColumnDirective, DataRowDetailDirective, DataTableComponent } from './data-table.component';
 
 interface Row {
   id: string;
@@ -15,9 +15,16 @@ const ROWS: Row[] = [
 ];
 
 @Component({
-  imports: [DataTableComponent, DataColumnDirective],
+  imports: [DataTableComponent, DataColumnDirective, DataRowDetailDirective],
   template: `
-    <arb-data-table label="Apps" [rows]="rows()" [trackBy]="byId" [rowTestId]="testId" [pageSize]="pageSize()">
+    <arb-data-table
+      label="Apps"
+      [rows]="rows()"
+      [trackBy]="byId"
+      [rowTestId]="testId"
+      [pageSize]="pageSize()"
+      [detailOpen]="isOpen"
+    >
       <ng-template arbColumn="Name" [of]="rows()" [sortBy]="byName" let-row>
         <strong>{{ row.name }}</strong>
       </ng-template>
@@ -25,6 +32,9 @@ const ROWS: Row[] = [
       <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" let-row let-i="index">
         <button type="button">Delete {{ i }}</button>
       </ng-template>
+      <ng-template arbRowDetail [of]="rows()" let-row
+        ><form aria-label="Edit">{{ row.name }}</form></ng-template
+      >
     </arb-data-table>
   `,
 })
@@ -35,6 +45,8 @@ class HostComponent {
   readonly byName = (row: Row) => row.name;
   readonly byCount = (row: Row) => row.count;
   readonly testId = (row: Row) => `row-${row.id}`;
+  readonly open = signal<string | null>(null);
+  readonly isOpen = (row: Row) => this.open() === row.id;
 }
 
 describe('DataTableComponent', () => {
@@ -88,6 +100,18 @@ describe('DataTableComponent', () => {
     expect(names()).toEqual(['Gamma', 'Beta', 'alpha']);
     // The index a cell gets is the row's place in the list given, not on the screen.
     expect(fixture.nativeElement.querySelector('tbody tr:first-child td.actions').textContent.trim()).toBe('Delete 2');
+  });
+
+  it("shows a row's detail in a full-width row under it while it is open", () => {
+    const { fixture, el } = render();
+    expect(el.querySelectorAll('tbody tr')).toHaveLength(3);
+    fixture.componentInstance.open.set('b');
+    fixture.detectChanges();
+    const rows = el.querySelectorAll('tbody tr');
+    expect(rows).toHaveLength(4);
+    const cell = rows[2].querySelector('td') as HTMLTableCellElement;
+    expect(cell.colSpan).toBe(3);
+    expect(cell.querySelector('form')?.textContent).toBe('alpha');
   });
 
   it('pages the rows with Previous and Next, and never stays past the last page', () => {

@@ -3,6 +3,7 @@ import {
   ChangeDetectionStrategy,
   Component,
   computed,
+  contentChild,
   contentChildren,
   Directive,
   effect,
@@ -42,6 +43,21 @@ export class DataColumnDirective<T = unknown> {
   readonly template = inject<TemplateRef<DataCellContext<T>>>(TemplateRef);
 
   static ngTemplateContextGuard<T>(_dir: DataColumnDirective<T>, _ctx: unknown): _ctx is DataCellContext<T> {
+    return true;
+  }
+}
+
+/**
+ * A row's detail (an edit form) in a full-width row of its own under it, shown while the table's
+ * `detailOpen(row)` is true: `<ng-template arbRowDetail let-service>…</ng-template>`.
+ */
+@Directive({ selector: 'ng-template[arbRowDetail]' })
+export class DataRowDetailDirective<T = unknown> {
+  /** Rows only for template type-checking, as on a column. */
+  readonly of = input<readonly T[]>();
+  readonly template = inject<TemplateRef<DataCellContext<T>>>(TemplateRef);
+
+  static ngTemplateContextGuard<T>(_dir: DataRowDetailDirective<T>, _ctx: unknown): _ctx is DataCellContext<T> {
     return true;
   }
 }
@@ -103,10 +119,13 @@ export class DataTableComponent<T> {
   readonly responsive = input(true);
   /** A `data-testid` for each row. */
   readonly rowTestId = input<(row: T) => string | null>(() => null);
+  /** Whether a row's `arbRowDetail` row shows. */
+  readonly detailOpen = input<(row: T) => boolean>(() => false);
   /** Rows a page; none (the default) shows every row. */
   readonly pageSize = input<number | null>(null);
 
   protected readonly columns = contentChildren(DataColumnDirective);
+  protected readonly detail = contentChild(DataRowDetailDirective);
   protected readonly sort = signal<{ column: number; direction: Direction } | null>(null);
   protected readonly page = signal(0);
 
