@@ -18,7 +18,15 @@ import { PagedList } from '../../core/paged-list';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
 import { AppsApiService } from './apps-api.service';
-import { ConfirmService, describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
+import {
+  busyAction,
+  ConfirmService,
+  DataColumnDirective,
+  DataTableComponent,
+  EmptyStateComponent,
+  LoadStateComponent,
+  PageHeaderComponent,
+} from '@arrbiter/dashboard/ui';
 
 export const APP_STATES: readonly AppState[] = ['active', 'inactive'];
 
@@ -33,18 +41,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Apps, a page at a time, searched by name or slug and filtered by template and state (kept in the URL). */
 @Component({
   selector: 'arb-apps-page',
-  imports: [CanDirective, LoadStateComponent, AppFormComponent, RouterLink],
+  imports: [
+    CanDirective,
+    LoadStateComponent,
+    AppFormComponent,
+    RouterLink,
+    PageHeaderComponent,
+    EmptyStateComponent,
+    DataTableComponent,
+    DataColumnDirective,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head">
-      <div class="grow">
-        <h1>Apps</h1>
-        <p class="muted">One app per client integration, each with its own keys and allowlists.</p>
-      </div>
+    <arb-page-header title="Apps" description="One app per client integration, each with its own keys and allowlists.">
       @if (!creating()) {
         <button type="button" class="primary" *arbCan="'editor'" (click)="creating.set(true)">New app</button>
       }
-    </header>
+    </arb-page-header>
     @if (creating()) {
       <arb-app-form
         [templates]="templates.value() ?? []"
@@ -92,55 +105,39 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
         </select>
       </div>
     </form>
-    @if (message(); as m) {
+    @if (removing.error(); as m) {
       <p class="error" role="alert">{{ m }}</p>
     }
     <arb-load-state [loading]="list.loading()" [error]="list.error()" (retry)="list.load(true)" />
     <p class="visually-hidden" aria-live="polite">{{ status() }}</p>
     @if (list.loaded() && apps().length === 0) {
       @if (filtered()) {
-        <section class="card empty-state">
-          <p>No apps match these filters.</p>
-          <p><button type="button" (click)="clearFilters()">Clear search and filters</button></p>
-        </section>
+        <arb-empty-state
+          card
+          message="No apps match these filters."
+          actionLabel="Clear search and filters"
+          (action)="clearFilters()"
+        />
       } @else {
-        <section class="card empty-state"><p>No apps yet. Create one for each client integration.</p></section>
+        <arb-empty-state card message="No apps yet. Create one for each client integration." />
       }
     } @else if (apps().length > 0) {
-      <section class="card table-wrap">
-        <table class="responsive" aria-label="Apps">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Template</th>
-              <th scope="col">State</th>
-              <th scope="col">Proxies</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            @for (app of apps(); track app.id) {
-              <tr>
-                <td data-label="Name">
-                  <a [routerLink]="['/apps', app.id]">{{ app.name }}</a>
-                </td>
-                <td data-label="Slug">
-                  <code>{{ app.slug }}</code>
-                </td>
-                <td data-label="Template">{{ app.templateName ?? 'No template' }}</td>
-                <td data-label="State">
-                  <span class="badge" [class.ok]="app.active">{{ app.active ? 'Active' : 'Inactive' }}</span>
-                </td>
-                <td data-label="Proxies">{{ app.proxyCount }}</td>
-                <td class="actions">
-                  <button type="button" class="small danger" *arbCan="'editor'" (click)="remove(app)">Delete</button>
-                </td>
-              </tr>
-            }
-          </tbody>
-        </table>
-      </section>
+      <arb-data-table class="card table-wrap" label="Apps" [rows]="apps()" [trackBy]="byId">
+        <ng-template arbColumn="Name" [of]="apps()" let-app>
+          <a [routerLink]="['/apps', app.id]">{{ app.name }}</a>
+        </ng-template>
+        <ng-template arbColumn="Slug" [of]="apps()" let-app>
+          <code>{{ app.slug }}</code>
+        </ng-template>
+        <ng-template arbColumn="Template" [of]="apps()" let-app>{{ app.templateName ?? 'No template' }}</ng-template>
+        <ng-template arbColumn="State" [of]="apps()" let-app>
+          <span class="badge" [class.ok]="app.active">{{ app.active ? 'Active' : 'Inactive' }}</span>
+        </ng-template>
+        <ng-template arbColumn="Proxies" [of]="apps()" let-app>{{ app.proxyCount }}</ng-template>
+        <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" [of]="apps()" let-app>
+          <button type="button" class="small danger" *arbCan="'editor'" (click)="remove(app)">Delete</button>
+        </ng-template>
+      </arb-data-table>
       @if (list.nextCursor()) {
         <p><button type="button" (click)="list.load(false)" [disabled]="list.loading()">Load more</button></p>
       }
@@ -180,7 +177,8 @@ export class AppsPage implements OnInit {
   protected readonly apps = this.list.items;
   protected readonly templates = new Loadable(() => this.templatesApi.list());
   protected readonly creating = signal(false);
-  protected readonly message = signal<string | null>(null);
+  protected readonly removing = busyAction();
+  protected readonly byId = (app: AppDto) => app.id;
   /** Read out when a search or filter has answered. */
   protected readonly status = computed(() => {
     if (!this.list.loaded() || this.list.loading()) return '';
@@ -241,7 +239,7 @@ export class AppsPage implements OnInit {
   }
 
   protected async remove(app: AppDto): Promise<void> {
-    this.message.set(null);
+    this.removing.clear();
     const ok = await this.confirm.ask({
       title: `Delete ${app.name}?`,
       message: `Its ${app.proxyCount} prox${app.proxyCount === 1 ? 'y stops' : 'ies stop'} working at once and their keys are gone.`,
@@ -249,11 +247,7 @@ export class AppsPage implements OnInit {
       danger: true,
     });
     if (!ok) return;
-    try {
-      await this.api.remove(app.id);
-      this.apps.update((list) => list.filter((a) => a.id !== app.id));
-    } catch (error) {
-      this.message.set(describeError(error));
-    }
+    const outcome = await this.removing.run(() => this.api.remove(app.id));
+    if (outcome.ok) this.apps.update((list) => list.filter((a) => a.id !== app.id));
   }
 }
