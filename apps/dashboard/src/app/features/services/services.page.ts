@@ -4,7 +4,18 @@ import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import { ServiceFormComponent } from './service-form.component';
 import { ServicesApiService } from './services-api.service';
-import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  busyAction,
+  ConfirmService,
+  DataColumnDirective,
+  DataRowDetailDirective,
+  DataTableComponent,
+  describeError,
+  EmptyStateComponent,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 export type Reachability =
   | { state: 'checking' }
@@ -13,95 +24,87 @@ export type Reachability =
 
 @Component({
   selector: 'arb-services-page',
-  imports: [CanDirective, LoadStateComponent, ServiceFormComponent, TimeComponent],
+  imports: [
+    CanDirective,
+    LoadStateComponent,
+    ServiceFormComponent,
+    TimeComponent,
+    PageHeaderComponent,
+    EmptyStateComponent,
+    DataTableComponent,
+    DataColumnDirective,
+    DataRowDetailDirective,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head">
-      <div class="grow">
-        <h1>Services</h1>
-        <p class="muted">The Servarr instances Arrbiter guards. Their API keys never leave Arrbiter.</p>
-      </div>
+    <arb-page-header
+      title="Services"
+      description="The Servarr instances Arrbiter guards. Their API keys never leave Arrbiter."
+    >
       @if (editing() === null) {
         <button type="button" class="primary" *arbCan="'editor'" (click)="editing.set('new')">Add service</button>
       }
-    </header>
+    </arb-page-header>
 
     @if (editing() === 'new') {
       <arb-service-form (saved)="created($event)" (closed)="editing.set(null)" />
     }
-    @if (message(); as m) {
+    @if (removing.error(); as m) {
       <p class="error" role="alert">{{ m }}</p>
     }
 
     <arb-load-state [loading]="services.loading()" [error]="services.error()" (retry)="reload()" />
     @if (services.value(); as list) {
       @if (list.length === 0) {
-        <section class="card empty-state">
-          <p>No services yet. Add the first one with its base URL and API key.</p>
-        </section>
+        <arb-empty-state card message="No services yet. Add the first one with its base URL and API key." />
       } @else {
-        <section class="card table-wrap">
-          <table class="responsive">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Base URL</th>
-                <th scope="col">API</th>
-                <th scope="col">Reachability</th>
-                <th scope="col"><span class="visually-hidden">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (service of list; track service.id) {
-                <tr [attr.data-testid]="'service-' + service.name">
-                  <td data-label="Name">
-                    <strong>{{ service.name }}</strong> <span class="badge accent">{{ service.type }}</span>
-                    <div class="hint">version {{ service.upstreamVersion }}</div>
-                  </td>
-                  <td data-label="Base URL">
-                    <code>{{ service.baseUrl }}</code>
-                  </td>
-                  <td data-label="API">{{ service.apiVersions.join(', ') }}</td>
-                  <td data-label="Reachability">
-                    @switch (reach()[service.id]?.state) {
-                      @case ('checking') {
-                        <span class="muted">Checking…</span>
-                      }
-                      @case ('done') {
-                        @let r = $any(reach()[service.id]).result;
-                        @if (r.reachable) {
-                          <span class="badge ok">Reachable</span>
-                          <span class="hint">{{ r.latencyMs }} ms</span>
-                        } @else {
-                          <span class="badge danger">Unreachable</span>
-                          <div class="hint">{{ r.error }} · <arb-time [value]="r.checkedAt" /></div>
-                        }
-                      }
-                      @case ('failed') {
-                        <span class="badge">Unknown</span>
-                        <div class="hint">{{ $any(reach()[service.id]).message }}</div>
-                      }
-                    }
-                    <button type="button" class="link small" (click)="ping(service)">Check</button>
-                  </td>
-                  <td class="actions">
-                    <ng-container *arbCan="'editor'">
-                      <button type="button" class="small" (click)="editing.set(service.id)">Edit</button>
-                      <button type="button" class="small danger" (click)="remove(service)">Delete</button>
-                    </ng-container>
-                  </td>
-                </tr>
-                @if (editing() === service.id) {
-                  <tr>
-                    <td colspan="5">
-                      <arb-service-form [service]="service" (saved)="updated($event)" (closed)="editing.set(null)" />
-                    </td>
-                  </tr>
+        <arb-data-table
+          class="card table-wrap"
+          [rows]="list"
+          [trackBy]="byId"
+          [rowTestId]="testId"
+          [detailOpen]="isEditing"
+        >
+          <ng-template arbColumn="Name" [of]="list" let-service>
+            <strong>{{ service.name }}</strong> <span class="badge accent">{{ service.type }}</span>
+            <div class="hint">version {{ service.upstreamVersion }}</div>
+          </ng-template>
+          <ng-template arbColumn="Base URL" [of]="list" let-service>
+            <code>{{ service.baseUrl }}</code>
+          </ng-template>
+          <ng-template arbColumn="API" [of]="list" let-service>{{ service.apiVersions.join(', ') }}</ng-template>
+          <ng-template arbColumn="Reachability" [of]="list" let-service>
+            @switch (reach()[service.id]?.state) {
+              @case ('checking') {
+                <span class="muted">Checking…</span>
+              }
+              @case ('done') {
+                @let r = $any(reach()[service.id]).result;
+                @if (r.reachable) {
+                  <span class="badge ok">Reachable</span>
+                  <span class="hint">{{ r.latencyMs }} ms</span>
+                } @else {
+                  <span class="badge danger">Unreachable</span>
+                  <div class="hint">{{ r.error }} · <arb-time [value]="r.checkedAt" /></div>
                 }
               }
-            </tbody>
-          </table>
-        </section>
+              @case ('failed') {
+                <span class="badge">Unknown</span>
+                <div class="hint">{{ $any(reach()[service.id]).message }}</div>
+              }
+            }
+            <button type="button" class="link small" (click)="ping(service)">Check</button>
+          </ng-template>
+          <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" [of]="list" let-service>
+            <ng-container *arbCan="'editor'">
+              <button type="button" class="small" (click)="editing.set(service.id)">Edit</button>
+              <button type="button" class="small danger" (click)="remove(service)">Delete</button>
+            </ng-container>
+          </ng-template>
+          <ng-template arbRowDetail [of]="list" let-service>
+            <arb-service-form [service]="service" (saved)="updated($event)" (closed)="editing.set(null)" />
+          </ng-template>
+        </arb-data-table>
       }
     }
   `,
@@ -112,7 +115,10 @@ export class ServicesPage implements OnInit {
   protected readonly services = new Loadable(() => this.api.list());
   /** The open form: 'new', a service id, or none. */
   protected readonly editing = signal<string | null>(null);
-  protected readonly message = signal<string | null>(null);
+  protected readonly removing = busyAction();
+  protected readonly byId = (service: ServiceDto) => service.id;
+  protected readonly testId = (service: ServiceDto) => `service-${service.name}`;
+  protected readonly isEditing = (service: ServiceDto) => this.editing() === service.id;
   protected readonly reach = signal<Record<string, Reachability>>({});
 
   ngOnInit(): void {
@@ -146,7 +152,7 @@ export class ServicesPage implements OnInit {
   }
 
   protected async remove(service: ServiceDto): Promise<void> {
-    this.message.set(null);
+    this.removing.clear();
     const ok = await this.confirm.ask({
       title: `Delete ${service.name}?`,
       message: 'Arrbiter forgets the service and its key. Apps that still use it keep it from being deleted.',
@@ -154,11 +160,7 @@ export class ServicesPage implements OnInit {
       danger: true,
     });
     if (!ok) return;
-    try {
-      await this.api.remove(service.id);
-      this.services.set((this.services.value() ?? []).filter((s) => s.id !== service.id));
-    } catch (error) {
-      this.message.set(describeError(error));
-    }
+    const outcome = await this.removing.run(() => this.api.remove(service.id));
+    if (outcome.ok) this.services.set((this.services.value() ?? []).filter((s) => s.id !== service.id));
   }
 }
