@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import type { FitResult, TemplateFitResponse } from '@arrbiter/contracts';
-import { methodLabel } from '@arrbiter/dashboard/ui';
+import { MethodBadgeComponent } from '@arrbiter/dashboard/ui';
 import { coverageLine, missingRoutes } from './known-clients';
 
 /**
@@ -9,6 +9,7 @@ import { coverageLine, missingRoutes } from './known-clients';
  */
 @Component({
   selector: 'arb-template-fit',
+  imports: [MethodBadgeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <p class="fit-title">
@@ -29,8 +30,7 @@ import { coverageLine, missingRoutes } from './known-clients';
                 <ul class="calls">
                   @for (m of missing(s); track m.method + ' ' + m.route) {
                     <li>
-                      <span class="method">{{ method(m.method) }}</span
-                      >&ngsp;<code>{{ m.route }}</code>
+                      <arb-method-badge [method]="m.method" />&ngsp;<code>{{ m.route }}</code>
                       <span class="hint">
                         sent as
                         @for (c of m.calls; track c.sample; let last = $last) {
@@ -47,8 +47,7 @@ import { coverageLine, missingRoutes } from './known-clients';
                 <ul class="calls">
                   @for (u of s.unused; track u.method + ' ' + u.route) {
                     <li>
-                      <span class="method">{{ method(u.method) }}</span
-                      >&ngsp;<code>{{ u.route }}</code>
+                      <arb-method-badge [method]="u.method" />&ngsp;<code>{{ u.route }}</code>
                     </li>
                   }
                 </ul>
@@ -90,7 +89,6 @@ import { coverageLine, missingRoutes } from './known-clients';
 })
 export class TemplateFitComponent {
   readonly fit = input.required<TemplateFitResponse>();
-  protected readonly method = methodLabel;
   protected readonly coverage = coverageLine;
   protected readonly missing = (fit: FitResult) => missingRoutes(fit.missing);
 }

@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { TemplateSyncReport } from '@arrbiter/contracts';
-import { methodLabel } from '@arrbiter/dashboard/ui';
+import { MethodBadgeComponent } from '@arrbiter/dashboard/ui';
 
 /** A template sync report (or dry-run preview), readable. */
 @Component({
   selector: 'arb-sync-report',
-  imports: [RouterLink],
+  imports: [RouterLink, MethodBadgeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @let r = report();
@@ -33,12 +33,12 @@ import { methodLabel } from '@arrbiter/dashboard/ui';
           <p class="hint">{{ b.serviceType }}</p>
           @for (g of b.added; track g.method + g.path) {
             <div class="add">
-              + <span class="method">{{ method(g.method) }}</span> <code>{{ g.path }}</code>
+              + <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
             </div>
           }
           @for (g of b.removed; track g.method + g.path) {
             <div class="del">
-              − <span class="method">{{ method(g.method) }}</span> <code>{{ g.path }}</code>
+              − <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
             </div>
           }
         }
@@ -100,7 +100,6 @@ import { methodLabel } from '@arrbiter/dashboard/ui';
 })
 export class SyncReportComponent {
   readonly report = input.required<TemplateSyncReport>();
-  protected readonly method = methodLabel;
 
   protected pendingNames(report: TemplateSyncReport): string {
     return report.pending.map((p) => p.name).join(', ');

@@ -16,7 +16,13 @@ import { clientForTemplate } from '../known-clients/known-clients';
 import { TemplateFitComponent } from '../known-clients/template-fit.component';
 import { SyncReportComponent } from './sync-report.component';
 import { TemplatesApiService } from './templates-api.service';
-import { ConfirmService, describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  describeError,
+  LoadStateComponent,
+  MethodBadgeComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 /** A template's fit for its known client, loading or failed. */
 interface FitState {
@@ -30,7 +36,14 @@ interface FitState {
  */
 @Component({
   selector: 'arb-templates-page',
-  imports: [CanDirective, LoadStateComponent, TimeComponent, SyncReportComponent, TemplateFitComponent],
+  imports: [
+    CanDirective,
+    LoadStateComponent,
+    TimeComponent,
+    SyncReportComponent,
+    TemplateFitComponent,
+    MethodBadgeComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './templates.page.html',
   styles: `
@@ -110,7 +123,6 @@ export class TemplatesPage {
   protected readonly syncing = signal<'preview' | 'sync' | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly report = signal<TemplateSyncReport | null>(null);
-  protected readonly method = methodLabel;
   protected readonly grants = grantsOf;
 
   constructor() {

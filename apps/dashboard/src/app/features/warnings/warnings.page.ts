@@ -13,7 +13,13 @@ import { KnownClientsApiService } from '../known-clients/known-clients-api.servi
 import { clientForTemplate, splitCallers } from '../known-clients/known-clients';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
-import { describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  describeError,
+  LoadStateComponent,
+  MethodBadgeComponent,
+  methodLabel,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 export const WARNING_STATUSES: readonly WarningStatus[] = ['open', 'learned', 'rate-limited', 'granted', 'dismissed'];
 
@@ -34,6 +40,7 @@ interface Directory {
     RouterLink,
     LearningControlComponent,
     LearningStateComponent,
+    MethodBadgeComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './warnings.page.html',
@@ -54,7 +61,6 @@ export class WarningsPage {
   readonly q = input<string>();
 
   protected readonly statuses = WARNING_STATUSES;
-  protected readonly method = methodLabel;
   protected readonly learning = isLearning;
   protected readonly directory = new Loadable<Directory>(async () => {
     const [apps, services] = await Promise.all([this.appsApi.listAll(), this.servicesApi.list()]);

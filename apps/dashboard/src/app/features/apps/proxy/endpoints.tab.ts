@@ -8,12 +8,12 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem } from './allowlist-draft';
 import { endpointRows, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
-import { describeError, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import { describeError, LoadStateComponent, MethodBadgeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 
 /** The permission editor: the catalog by tag, methods as toggles, a draft reviewed before it is saved. */
 @Component({
   selector: 'arb-endpoints-tab',
-  imports: [CanDirective, LoadStateComponent],
+  imports: [CanDirective, LoadStateComponent, MethodBadgeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { '(window:beforeunload)': 'beforeUnload($event)' },
   templateUrl: './endpoints.tab.html',

@@ -1,7 +1,13 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
-import { ConfirmService, describeError, LoadStateComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  describeError,
+  LoadStateComponent,
+  MethodBadgeComponent,
+  methodLabel,
+} from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../../core/can.directive';
 import { Loadable } from '../../../core/loadable';
 import { CallSourceComponent } from '../../known-clients/call-source.component';
@@ -26,7 +32,14 @@ import { ProxyContext } from './proxy-context';
  */
 @Component({
   selector: 'arb-fit-tab',
-  imports: [CallSourceComponent, CanDirective, GrantListComponent, LoadStateComponent, RouterLink],
+  imports: [
+    CallSourceComponent,
+    CanDirective,
+    GrantListComponent,
+    LoadStateComponent,
+    RouterLink,
+    MethodBadgeComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <div class="stack">
@@ -117,7 +130,7 @@ import { ProxyContext } from './proxy-context';
                   @for (m of missing(); track m.method + ' ' + m.route) {
                     <tr [attr.data-testid]="'missing-' + m.method + '-' + m.route">
                       <td data-label="Method">
-                        <span class="method">{{ method(m.method) }}</span>
+                        <arb-method-badge [method]="m.method" />
                       </td>
                       <td data-label="Route">
                         <code>{{ m.route }}</code>

@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
 import type { Grant } from '@arrbiter/contracts';
-import { methodLabel } from '@arrbiter/dashboard/ui';
+import { MethodBadgeComponent, methodLabel } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../../core/can.directive';
 
 /**
@@ -10,14 +10,13 @@ import { CanDirective } from '../../../core/can.directive';
  */
 @Component({
   selector: 'arb-grant-list',
-  imports: [CanDirective],
+  imports: [CanDirective, MethodBadgeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <ul class="plain">
       @for (g of grants(); track g.method + ' ' + g.path) {
         <li class="row" [attr.data-testid]="testIdPrefix() + g.method + '-' + g.path">
-          <span class="method">{{ method(g.method) }}</span
-          >&ngsp;<code class="grow">{{ g.path }}</code>
+          <arb-method-badge [method]="g.method" />&ngsp;<code class="grow">{{ g.path }}</code>
           <button
             *arbCan="'editor'"
             type="button"

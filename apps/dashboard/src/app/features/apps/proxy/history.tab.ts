@@ -4,7 +4,13 @@ import type { RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/
 import { CanDirective } from '../../../core/can.directive';
 import { ProxiesApiService } from '../proxies-api.service';
 import { ProxyContext } from './proxy-context';
-import { ConfirmService, describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  describeError,
+  LoadStateComponent,
+  MethodBadgeComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 const KIND_LABELS: Record<RevisionKind, string> = {
   manual: 'Manual edit',
@@ -18,7 +24,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
 /** The proxy's revisions, each comparable with the current configuration and restorable. */
 @Component({
   selector: 'arb-history-tab',
-  imports: [CanDirective, LoadStateComponent, TimeComponent],
+  imports: [CanDirective, LoadStateComponent, TimeComponent, MethodBadgeComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
@@ -71,12 +77,12 @@ const KIND_LABELS: Record<RevisionKind, string> = {
                 }
                 @for (g of d.added; track g.method + g.path) {
                   <div class="add">
-                    + <span class="method">{{ method(g.method) }}</span> <code>{{ g.path }}</code>
+                    + <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
                   </div>
                 }
                 @for (g of d.removed; track g.method + g.path) {
                   <div class="del">
-                    − <span class="method">{{ method(g.method) }}</span> <code>{{ g.path }}</code>
+                    − <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
                   </div>
                 }
               </div>
@@ -127,7 +133,6 @@ export class HistoryTab {
   protected readonly diffLoading = signal<string | null>(null);
   protected readonly busy = signal(false);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
-  protected readonly method = methodLabel;
 
   constructor() {
     effect(() => {

@@ -12,7 +12,13 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
-import { describeError, LoadStateComponent, methodLabel, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  describeError,
+  LoadStateComponent,
+  MethodBadgeComponent,
+  methodLabel,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 /** Routes listed before "Show all". */
 const TOP = 15;
@@ -32,6 +38,7 @@ const TOP = 15;
     TimeComponent,
     TrafficChartComponent,
     UsagePeriodPickerComponent,
+    MethodBadgeComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
@@ -83,7 +90,7 @@ const TOP = 15;
                 @for (r of shownRows(); track r.method + ' ' + r.route) {
                   <tr [attr.data-testid]="'route-' + r.method + '-' + r.route">
                     <td data-label="Method">
-                      <span class="method">{{ method(r.method) }}</span>
+                      <arb-method-badge [method]="r.method" />
                     </td>
                     <td data-label="Route">
                       <code>{{ r.route }}</code>
