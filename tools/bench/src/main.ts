@@ -1,22 +1,22 @@
 /**
  * The benchmark (`npm run bench`, `npm run bench -- --smoke` for CI): Arrbiter's production build
  * against a bare http-proxy-middleware passthrough (the Node.js ceiling), on loopback, with a
- * realistic state; then the scenarios of issue 4. Prints one table and the scenarios' results.
+ * realistic state; then its scenarios (a large stream, a flood). Prints one table and the scenarios' results.
  * Load comes from wrk (C): a Node.js load generator on the same cores saturates before the proxy.
  * Exits non-zero only when it cannot run: a smoke run reports its targets, it does not judge them.
  *
- * The memory scenario (issue 15) runs on fresh Arrbiter processes of its own, after the rest: the
+ * The memory scenario runs on fresh Arrbiter processes of its own, after the rest: the
  * proportional set size (PSS) of the server and all its child processes (the embedded postgres),
  * idle 3 s after /health answered, then its peak during a workload (an OpenAPI upload, a template
  * sync of ../shared/fixtures/template-repo, 10,000 allowed proxied calls; 2,000 in a smoke run).
  * On external PostgreSQL (`DATABASE_URL`) it is node's PSS alone: the shared server is not a child.
  * `--only memory` runs that scenario alone (a minute or so); `--memory-calls N` sets the call count.
- * `--only soak [--soak-minutes N]` (issue 18, default 30 min) runs the soak alone (tools/bench/src/soak.ts):
+ * `--only soak [--soak-minutes N]` (default 30 min) runs the soak alone (tools/bench/src/soak.ts):
  * steady mixed traffic, admin changes and template syncs, sampled every 10 s, plotted to docs/soak.svg.
  * `--only throughput` runs the interleaved throughput cells alone, without the scenarios (for A/B runs
  * and profiles); `--only features` runs them and then the features' own costs, nothing else.
  *
- * Scrubbing (issue 18), metrics (issue 16) and usage counting (issue 19) are each measured against the
+ * Scrubbing, metrics and usage counting are each measured against the
  * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`). The
  * throughput cells also measure that build with all of them off (`BARE_TARGET`): what the shape of the
  * proxy route costs before any feature, reported beside the passthrough; and, at 32 connections, the
@@ -26,7 +26,7 @@
  * per-call work, whoever does it, costs in req/s and CPU at this load, hence how many µs the floor leaves.
  * `--connections 32` measures the 32-connection cells only (for profiles: `BENCH_NODE_OPTIONS=--cpu-prof`).
  *
- * The replicas scenario (issue 16, `--only replicas`) starts two Arrbiter processes on one fresh
+ * The replicas scenario (`--only replicas`) starts two Arrbiter processes on one fresh
  * PostgreSQL database (on `DATABASE_URL`'s server, else an embedded PostgreSQL server of its own) and
  * measures how long a change made through one takes to be enforced by the other.
  */
@@ -91,7 +91,7 @@ const ALONE = ['memory', 'throughput', 'features', 'replicas', 'soak'];
 if (args.only !== undefined && !ALONE.includes(args.only))
   throw new Error(`--only ${args.only}: what runs alone is one of ${ALONE.map((a) => `"${a}"`).join(', ')}`);
 const ONLY_MEMORY = args.only === 'memory';
-/** The soak (issue 18): N minutes of steady mixed traffic with admin changes and syncs, sampled every 10 s. */
+/** The soak: N minutes of steady mixed traffic with admin changes and syncs, sampled every 10 s. */
 const ONLY_SOAK = args.only === 'soak';
 const SOAK_MINUTES = Number(args['soak-minutes'] ?? 30);
 /** The throughput cells alone, without the scenarios (a minute or two): for A/B runs and profiles. */
@@ -395,7 +395,7 @@ interface FeatureSide {
 }
 
 /**
- * What scrubbing costs (issue 18): scrubbing on (the default) against proxies that do not scrub, with
+ * What scrubbing costs: scrubbing on (the default) against proxies that do not scrub, with
  * 1 KB JSON bodies at 32 connections (scrubbed whole, with their length) and 1 MB ones at 8 (streamed
  * through the scrubber, chunked).
  */
@@ -412,7 +412,7 @@ function scrubScenario(upstream: Child, upstreamKey: string) {
   );
 }
 
-/** What metrics cost (issue 16): metrics off (the default) against an Arrbiter serving them. */
+/** What metrics cost: metrics off (the default) against an Arrbiter serving them. */
 async function metricsScenario(upstream: Child, upstreamKey: string) {
   const metricsPort = await freePort();
   return featurePair(
@@ -440,7 +440,7 @@ async function countedForwarded(target: Target): Promise<number> {
   return usage.buckets.reduce((sum, bucket) => sum + bucket.forwarded, 0);
 }
 
-/** What usage counting costs (issue 19): counting on (the default) against USAGE_COUNTING=false. */
+/** What usage counting costs: counting on (the default) against USAGE_COUNTING=false. */
 function usageScenario(upstream: Child, upstreamKey: string) {
   return featurePair(
     upstream,
@@ -635,7 +635,7 @@ function pssOf(pids: number[]): number {
 }
 
 /**
- * Issue 15: the PSS of a freshly started Arrbiter (with its child processes, when the database is
+ * Memory: the PSS of a freshly started Arrbiter (with its child processes, when the database is
  * embedded) 3 s after /health answered, then its peak, sampled every 150 ms, during a workload: an
  * OpenAPI upload (the Radarr v3 description) through the admin API, a template sync of the fixture
  * repository (a local directory, allowed through TEMPLATE_ROOT) and MEMORY_CALLS allowed proxied calls.
@@ -1116,8 +1116,8 @@ async function main(): Promise<void> {
       .map((c) => `${c.name}: ${Math.round(c.rss() / MB)} MB`)
       .join(', ');
 
-    // Issue 4's targets and the performance rule of all issues (floor 0.85× the passthrough, CPU per
-    // request ≤ 1.18×, p99 ≤ 1.25×), judged on this run: ratios of runs in the same rounds.
+    // The bench's targets (floor 0.85× the passthrough, CPU per request ≤ 1.18×, p99 ≤ 1.25×), judged
+    // on this run: ratios of runs in the same rounds.
     const cell = (target: string, mix: Mix, connections: number) => {
       const row = rows.get(`${target}|${mix}|${connections}`);
       const results = row?.results ?? [];

@@ -64,7 +64,7 @@ async function ok(response: Promise<Response>, what: string): Promise<Response> 
 }
 
 /**
- * Issue 16: how long a change made through one replica takes to be enforced by the other, each
+ * Replicas: how long a change made through one replica takes to be enforced by the other, each
  * measured from the admin call to the first request the other replica answers accordingly (requests
  * sent one after another): an allowlist change (A → B), a key rotation (A → B), a deactivation
  * (B → A), and a change made while both listeners' backends were terminated

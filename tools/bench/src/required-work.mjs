@@ -44,7 +44,7 @@ function resolveRoute(segments) {
   return node.get('');
 }
 
-// Never forwarded: they would make the upstream read another method or path than the one checked (#34).
+// Never forwarded: they would make the upstream read another method or path than the one checked (a bypass).
 const OVERRIDES = ['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-url', 'x-rewrite-url'];
 
 const PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,=:@/]*$/;
@@ -74,7 +74,7 @@ const proxy = createProxyMiddleware({
   proxyTimeout: 30_000,
   ejectPlugins: true,
   plugins: [
-    // Before httpxy writes the answer's headers from this object: the answer must not act on the origin (#34).
+    // Before httpxy writes the answer's headers from this object: no cookie or site-data header may act on the origin.
     (server) =>
       server.on('proxyRes', (proxyRes) => {
         const headers = proxyRes.headers;

@@ -1,5 +1,5 @@
 /**
- * The soak scenario (issue 18, `npm run bench -- --only soak [--soak-minutes N]`, default 30): one
+ * The soak scenario (`npm run bench -- --only soak [--soak-minutes N]`, default 30): one
  * Arrbiter (production build, embedded database) under steady mixed traffic for N minutes, with an admin
  * change every 5 s and a template sync every minute, sampled every 10 s. Not a CI test: it reports, and
  * states a verdict on whether anything grows without bound (the slope over the last half).

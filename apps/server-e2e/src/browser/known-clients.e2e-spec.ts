@@ -30,7 +30,7 @@ async function text(locator: Locator): Promise<string> {
 }
 
 /**
- * The dashboard's side of known clients (issue 22), on Maintainerr's community template for Radarr: the
+ * The dashboard's side of known clients (what each client calls), on Maintainerr's community template for Radarr: the
  * proxy's Fit tab (grant one, revoke one, grant all), the template's fit on the app form before saving,
  * the Templates page with the suggested file, and a warning marked with the client that makes the call.
  */

@@ -15,7 +15,7 @@ async function signIn(browser: Browser): Promise<void> {
   await page.getByTestId('current-user').waitFor();
 }
 
-/** Issue 35: the dashboard at any address with PUBLIC_URL unset (§1), and under a sub-path (§5). */
+/** The dashboard at any address with PUBLIC_URL unset, and under the sub-path PUBLIC_URL names. */
 describe('where the dashboard is served from, in a real browser', () => {
   let database: TestDatabase;
   let server: ServerProcess | undefined;

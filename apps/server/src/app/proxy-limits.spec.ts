@@ -14,7 +14,7 @@ import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
 const OVERRIDES = { '/api/v3/movie': ['get'], '/api/v3/test/release': ['get'] };
 
-/** Per-proxy rate limits and the scrubbing opt-out (issue 18), and the defaults new proxies get. */
+/** Per-proxy rate limits (429, per replica) and the scrubbing opt-out, and the defaults new proxies get. */
 describe('proxy rate limits and scrubbing settings', () => {
   let t: TestApp;
   let admin: AdminClient;

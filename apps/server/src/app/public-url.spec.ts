@@ -31,7 +31,7 @@ async function adminFrom(t: TestApp, headers: Record<string, string>): Promise<A
   };
 }
 
-/** Issue 35 §1: the first sign-in works at any address with PUBLIC_URL unset; other origins stay refused. */
+/** PUBLIC_URL unset: each request's own origin stands for it, so the first sign-in works at any address. */
 describe('the external URL (PUBLIC_URL set or not)', () => {
   describe('with PUBLIC_URL unset', () => {
     let t: TestApp;
@@ -235,7 +235,7 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
     });
   });
 
-  /** Issue 35 §5: PUBLIC_URL with a path; front proxies that keep the prefix and ones that strip it. */
+  /** PUBLIC_URL with a path (served under it): front proxies that keep the prefix and ones that strip it. */
   describe('under a sub-path (PUBLIC_URL=https://home.example/arrbiter)', () => {
     let t: TestApp;
     let setup: ProxiedUpstream;

@@ -17,7 +17,7 @@ const OVERRIDES = {
 };
 const WRONG_KEY = '0123456789abcdef0123456789abcdef';
 
-describe('usage counters (issue 19)', () => {
+describe('usage counters', () => {
   let t: TestApp;
   let admin: AdminClient;
   let setup: ProxiedUpstream;

@@ -8,8 +8,8 @@ import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { rawRequest } from '../testing/raw-http';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
-/** Security round 3, item 4: one proxy key holder cannot fill the disk with access warnings. */
-describe('access warnings stay bounded (issue 34, item 4)', () => {
+/** One proxy key holder cannot fill the disk with access warnings: paths fold into bounded shapes, rows are capped. */
+describe('access warnings stay bounded', () => {
   let t: TestApp;
   let admin: AdminClient;
   let base: string;

@@ -1,5 +1,5 @@
 /**
- * Usage of the proxy route (issue 19): `GET /api/admin/v1/proxies/:id/usage` and
+ * Usage of the proxy route, per proxy and hour: `GET /api/admin/v1/proxies/:id/usage` and
  * `GET /api/admin/v1/usage`, both with `?from=&to=` (ISO 8601; default: the current hour and the 23
  * before it; at most 90 days apart). Buckets are whole hours: `from` is rounded down to its hour, and
  * every hour that starts before `to` is listed, in order, with zeros where nothing was called.

@@ -26,7 +26,7 @@ export class TrustProxyWarning implements OnApplicationBootstrap {
 
 /**
  * Says once, at start-up, that `PUBLIC_URL` is unset and what each request's own address then decides
- * (issue 35: the server works at any address, but an admin should still set it).
+ * (the server works at any address, but an admin should still set it).
  */
 @Injectable()
 export class PublicUrlNotice implements OnApplicationBootstrap {

@@ -44,7 +44,7 @@ export function publicPrefixOf(config: Pick<AppConfig, 'publicUrl'>): string {
 }
 
 /**
- * The one place that says where this server is reached from outside (issue 35): `PUBLIC_URL` when it is
+ * The one place that says where this server is reached from outside (it works at any address): `PUBLIC_URL` when it is
  * set; otherwise each request's own scheme, host and port, with `X-Forwarded-Proto`, `-Host` and
  * `-Prefix` believed only from a `TRUST_PROXY` peer (the rule Express applies to `req.protocol` and
  * `req.host`, with the same compiled `TRUST_PROXY` function, here usable on the proxy route's bare

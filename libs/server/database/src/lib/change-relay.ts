@@ -55,7 +55,7 @@ function parsePayload(text: string | undefined): Payload | undefined {
 }
 
 /**
- * Carries changes between replicas over PostgreSQL `LISTEN/NOTIFY` (issue 16): each change this
+ * Carries changes between replicas over PostgreSQL `LISTEN/NOTIFY` (no other broker to run): each change this
  * process publishes is announced with `pg_notify` on one channel (through the pool: NOTIFY works through a
  * transaction pooler), and the other replicas' announcements are handed to the local `ChangeBus`
  * listeners, which apply them as they apply local changes.

@@ -84,7 +84,7 @@ export class TemplateRepositorySection implements SettingsSection<'templateRepos
 }
 
 /**
- * The notification webhooks (issue 19): URLs whole only with `secrets` for an owner (notification
+ * The notification webhooks: URLs whole only with `secrets` for an owner (notification
  * settings are owner-only), masked otherwise; a masked URL keeps the stored webhook it masks
  * (`WebhooksService.fromDocument`).
  */

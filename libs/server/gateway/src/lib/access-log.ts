@@ -51,7 +51,7 @@ export class AccessLog {
     @Optional() @Inject(LogOutput) output: LogOutput | null,
     /** `null` unless METRICS_PORT is set: then each line also feeds the metrics. */
     @Optional() @Inject(ProxyMetering) private readonly metering: ProxyMetering | null = null,
-    /** `null` when USAGE_COUNTING=false: otherwise each call of a known proxy is counted (issue 19). */
+    /** `null` when USAGE_COUNTING=false: otherwise each call of a known proxy is counted, in memory. */
     @Optional() @Inject(UsageCounter) private readonly usage: UsageCounter | null = null,
   ) {
     this.direct = config.accessLogWriter === 'direct' ? (output ?? null) : null;

@@ -8,7 +8,7 @@ const COUNTED = Symbol('arrbiter.countedBytes');
 type CountedSocket = Socket & { [COUNTED]?: { read: number; written: number } };
 
 /**
- * The proxy route's metrics (issue 16), fed once per call when its access line is written. Exists only
+ * The proxy route's Prometheus metrics, fed once per call when its access line is written. Exists only
  * when `METRICS_PORT` is set: the gateway module provides `null` otherwise, and `AccessLog` skips it.
  *
  * Each proxy state gets its `ProxyMeter` (children bound to its app and service) on its first call;

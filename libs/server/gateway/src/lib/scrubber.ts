@@ -64,7 +64,7 @@ function baseUrlForms(origin: string, basePath: string, proxyUrl: string): [stri
 }
 
 /**
- * Replaces the upstream's key and base URL in what goes back to the caller (issue 18): the key by the
+ * Replaces the upstream's key and base URL in what goes back to the caller (the key stays secret): the key by the
  * caller's own proxy key, the base URL by the proxy URL, so that links keep working through the proxy
  * and stay subject to its allowlist. Patterns are ASCII, so bodies are searched as bytes, whatever
  * their text encoding; the streaming form keeps a tail of each chunk so that a match split across

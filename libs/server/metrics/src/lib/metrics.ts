@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import { CounterChild, CounterFamily, HistogramChild, HistogramFamily } from './families';
 
-/** The histograms' buckets, in seconds (issue 16). */
+/** The histograms' buckets, in seconds: 5 ms to a minute, the range of a proxied call. */
 export const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /** How a proxied call ended, as `arrbiter_proxy_requests_total` counts it. */

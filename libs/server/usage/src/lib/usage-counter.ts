@@ -37,7 +37,7 @@ function emptyProxy(): ProxyCount {
 }
 
 /**
- * The proxy route's usage counters (issue 19), in memory: per proxy and hour, calls forwarded, refused
+ * The proxy route's usage counters, in memory: per proxy and hour, calls forwarded, refused
  * and failed upstream, and per route and method the count and the last call. `count` runs once per call
  * when its access line is written, and only adds to numbers in maps keyed by strings the call already
  * holds (the proxy id of its state, the route of its catalog, Node's method string): it allocates only

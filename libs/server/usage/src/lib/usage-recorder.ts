@@ -42,7 +42,7 @@ interface RouteRow {
 }
 
 /**
- * Writes the proxy route's usage counters behind (issue 19), as `WarningRecorder` writes warnings:
+ * Writes the proxy route's usage counters behind (no query on the hot path), as `WarningRecorder` writes warnings:
  * every `USAGE_FLUSH_INTERVAL_MS`, on request (`flush`, before the usage endpoints read) and once more
  * when the database closes, it takes what `UsageCounter` counted and upserts it in one transaction.
  * The upserts add to the stored counts, so several replicas sharing one database add up. Counts of

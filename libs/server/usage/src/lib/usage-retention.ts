@@ -10,7 +10,7 @@ export const USAGE_PURGE_INTERVAL_MS = HOUR_MS;
 const FIRST_PURGE_MS = 60_000;
 
 /**
- * Deletes usage counters older than `USAGE_RETENTION_DAYS` (issue 19), every hour. Replicas sharing a
+ * Deletes usage counters older than `USAGE_RETENTION_DAYS` (default 90), every hour. Replicas sharing a
  * database take turns: the purge runs in a transaction holding `pg_try_advisory_xact_lock`, and a
  * replica that does not get the lock leaves the work to the one that has it.
  */

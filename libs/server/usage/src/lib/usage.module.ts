@@ -13,7 +13,7 @@ import { UsageRetention } from './usage-retention';
 import { UsageService } from './usage.service';
 
 /**
- * Usage of the proxy route (issue 19): the in-memory `UsageCounter` the gateway feeds (`null` when
+ * Usage of the proxy route: the in-memory `UsageCounter` the gateway feeds (`null` when
  * `USAGE_COUNTING=false`), its write-behind, the retention purge and the admin endpoints.
  */
 @Module({

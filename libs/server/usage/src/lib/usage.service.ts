@@ -44,7 +44,7 @@ function counts(row: CountsRow): UsageCounts {
 const SUMS = 'sum(forwarded)::bigint AS forwarded, sum(refused)::bigint AS refused, sum(errors)::bigint AS errors';
 
 /**
- * Reads the usage counters (issue 19). Each answer first writes what this replica has counted and not
+ * Reads the usage counters. Each answer first writes what this replica has counted and not
  * yet written (`UsageRecorder.flush`), so a call just made through it is in the answer; another
  * replica's calls arrive with its next write (every 5 s).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 16: the sign-in throttle's table (shared by replicas), and the sequence that numbers change
+ * Several replicas on one database: the sign-in throttle's table (shared by them), and the sequence that numbers change
  * notifications (`ChangeRelay`; written by hand: TypeORM maps no sequences).
  */
 export class ReplicaChanges1795481292383 implements MigrationInterface {

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** A proxy's "other paths" warning: what was refused past its 200 distinct warning rows (issue 34). */
+/** A proxy's "other paths" warning: what was refused past its 200 distinct warning rows (the disk stays bounded). */
 export class AccessWarningOtherPaths1795814500000 implements MigrationInterface {
   name = 'AccessWarningOtherPaths1795814500000';
 

@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { ProxyEntity } from '@arrbiter/server/proxies/entities';
 
 /**
- * One proxy's calls in one hour (issue 19): written behind by `UsageRecorder`, whose upserts add to
+ * One proxy's calls in one hour: written behind by `UsageRecorder`, whose upserts add to
  * the counts, so that replicas sharing one database add up. Kept `USAGE_RETENTION_DAYS`.
  */
 @Entity('usage_hour')
