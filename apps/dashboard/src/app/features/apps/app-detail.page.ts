@@ -10,26 +10,37 @@ import { CloneAppDialogComponent } from './clone-app-dialog.component';
 import { AppsApiService } from './apps-api.service';
 import { ProxiesApiService } from './proxies-api.service';
 import { isLearning } from './proxy/learning';
-import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  describeError,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 /** An app: its settings and its proxies, one per service. */
 @Component({
   selector: 'arb-app-detail-page',
-  imports: [CanDirective, LoadStateComponent, AppFormComponent, CloneAppDialogComponent, RouterLink, TimeComponent],
+  imports: [
+    CanDirective,
+    LoadStateComponent,
+    AppFormComponent,
+    CloneAppDialogComponent,
+    RouterLink,
+    TimeComponent,
+    PageHeaderComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <nav class="hint crumbs" aria-label="Breadcrumb"><a routerLink="/apps">Apps</a> ›</nav>
     <arb-load-state [loading]="app.loading()" [error]="app.error()" (retry)="app.load()" />
     @if (app.value(); as a) {
-      <header class="page-head">
-        <div class="grow">
-          <h1>{{ a.name }}</h1>
-          <p class="row">
-            <code>/proxy/{{ a.slug }}</code>
-            <span class="badge" [class.ok]="a.active">{{ a.active ? 'Active' : 'Inactive' }}</span>
-            <span class="muted">Template: {{ a.templateName ?? 'No template' }}</span>
-          </p>
-        </div>
+      <arb-page-header [title]="a.name">
+        <p arbPageDetail class="row">
+          <code>/proxy/{{ a.slug }}</code>
+          <span class="badge" [class.ok]="a.active">{{ a.active ? 'Active' : 'Inactive' }}</span>
+          <span class="muted">Template: {{ a.templateName ?? 'No template' }}</span>
+        </p>
         <ng-container *arbCan="'editor'">
           <button type="button" (click)="editing.set(!editing())" [attr.aria-expanded]="editing()">Edit</button>
           <button
@@ -42,7 +53,7 @@ import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from
           <button type="button" (click)="cloning.set(true)" aria-haspopup="dialog">Clone</button>
           <button type="button" class="danger" (click)="remove(a)">Delete</button>
         </ng-container>
-      </header>
+      </arb-page-header>
       @if (cloning()) {
         <arb-clone-app-dialog [app]="a" (cloned)="openClone($event)" (closed)="cloning.set(false)" />
       }

@@ -4,23 +4,22 @@ import { Router, RouterLink } from '@angular/router';
 import { CHANGE_OBJECT_TYPES, ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
 import { changeLink } from './change-link';
 import { ChangesApiService } from './changes-api.service';
-import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { LoadStateComponent, PageHeaderComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
 
 /** The audit trail, newest first, with filters and links to the changed objects. */
 @Component({
   selector: 'arb-changes-page',
-  imports: [LoadStateComponent, TimeComponent, RouterLink],
+  imports: [LoadStateComponent, TimeComponent, RouterLink, PageHeaderComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head">
-      <div class="grow">
-        <h1>Recent changes</h1>
-        <p class="muted">Every change by an administrator or by Arrbiter itself, newest first.</p>
-      </div>
+    <arb-page-header
+      title="Recent changes"
+      description="Every change by an administrator or by Arrbiter itself, newest first."
+    >
       <button type="button" (click)="load(true)" [disabled]="loading()">Refresh</button>
-    </header>
+    </arb-page-header>
     <form class="card pad form-grid" (submit)="$event.preventDefault(); setFilter('actor', actorDraft())">
       <div class="field">
         <label for="changes-type">Object</label>

@@ -12,7 +12,7 @@ import { periodQuery, periodWords, UsagePeriod } from '../usage/usage-period';
 import { UsagePeriodPickerComponent } from '../usage/usage-period-picker.component';
 import { UsageTableComponent, UsageTableRow } from '../usage/usage-table.component';
 import { WarningsApiService } from '../warnings/warnings-api.service';
-import { describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { describeError, LoadStateComponent, PageHeaderComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 
 const DAY = 86_400_000;
 /** Apps listed under the traffic chart. */
@@ -28,10 +28,11 @@ const BUSIEST = 5;
     TrafficChartComponent,
     UsagePeriodPickerComponent,
     UsageTableComponent,
+    PageHeaderComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head"><h1>Home</h1></header>
+    <arb-page-header title="Home" />
     <div class="tiles">
       <a class="card pad tile" routerLink="/services">
         <span class="n">{{ services.value()?.length ?? '–' }}</span> services

@@ -6,7 +6,7 @@ import { LimitsFormComponent, LimitsSummaryComponent } from '../apps/limits-form
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
 import { NotificationsSettingsComponent } from './notifications-settings.component';
-import { describeError } from '@arrbiter/dashboard/ui';
+import { describeError, PageHeaderComponent } from '@arrbiter/dashboard/ui';
 
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({
@@ -17,6 +17,7 @@ import { describeError } from '@arrbiter/dashboard/ui';
     LimitsSummaryComponent,
     NotificationsSettingsComponent,
     BackupConfigComponent,
+    PageHeaderComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   styles: `
@@ -26,9 +27,7 @@ import { describeError } from '@arrbiter/dashboard/ui';
     }
   `,
   template: `
-    <header class="page-header">
-      <h1>Settings</h1>
-    </header>
+    <arb-page-header title="Settings" />
     <section class="card pad" aria-labelledby="defaults-title">
       <h2 id="defaults-title">Defaults for new proxies</h2>
       <p class="hint">

@@ -1,7 +1,13 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import type { AuthSessionDto, SignInMethodsResponse } from '@arrbiter/contracts';
-import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  describeError,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 import { AuthService } from '../../core/auth.service';
 import { Loadable } from '../../core/loadable';
 import { StaffApiService } from './staff-api.service';
@@ -12,18 +18,15 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** One's own account: who and what role, the password, and the sessions signed in elsewhere. */
 @Component({
   selector: 'arb-account-page',
-  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent],
+  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent, PageHeaderComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head">
-      <div class="grow">
-        <h1>Your account</h1>
-        <p class="muted">
-          Signed in as <strong data-testid="account-username">{{ auth.username() }}</strong>
-          <span class="badge accent" data-testid="account-role">{{ auth.role() }}</span>
-        </p>
-      </div>
-    </header>
+    <arb-page-header title="Your account">
+      <p arbPageDetail class="muted">
+        Signed in as <strong data-testid="account-username">{{ auth.username() }}</strong>
+        <span class="badge accent" data-testid="account-role">{{ auth.role() }}</span>
+      </p>
+    </arb-page-header>
 
     @if (methods()?.password !== false) {
       <section class="card pad" aria-labelledby="password-title">

@@ -1,7 +1,13 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { ADMIN_ROLES, type AdminAccountDto, type AdminRole } from '@arrbiter/contracts';
-import { ConfirmService, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  describeError,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 import { AuthService } from '../../core/auth.service';
 import { Loadable } from '../../core/loadable';
 import { MIN_PASSWORD_LENGTH } from './account.page';
@@ -13,21 +19,17 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 /** Owners manage the administrators: who they are, their roles, their passwords. */
 @Component({
   selector: 'arb-accounts-page',
-  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent],
+  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent, PageHeaderComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head">
-      <div class="grow">
-        <h1>Accounts</h1>
-        <p class="muted">
-          Owners manage accounts and settings, editors all configuration, viewers read everything but secrets. There is
-          always at least one owner.
-        </p>
-      </div>
+    <arb-page-header
+      title="Accounts"
+      description="Owners manage accounts and settings, editors all configuration, viewers read everything but secrets. There is always at least one owner."
+    >
       @if (!adding()) {
         <button type="button" class="primary" (click)="adding.set(true)">Add account</button>
       }
-    </header>
+    </arb-page-header>
 
     @if (adding()) {
       <section class="card pad" aria-labelledby="new-account-title">

@@ -1,7 +1,14 @@
 import { ChangeDetectionStrategy, Component, computed, inject, OnInit, signal } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { ADMIN_ROLES, type AdminRole, type ApiTokenDto } from '@arrbiter/contracts';
-import { ConfirmService, CopyButtonComponent, describeError, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  ConfirmService,
+  CopyButtonComponent,
+  describeError,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 import { AuthService } from '../../core/auth.service';
 import { Loadable } from '../../core/loadable';
 import { StaffApiService } from './staff-api.service';
@@ -22,19 +29,16 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
  */
 @Component({
   selector: 'arb-tokens-page',
-  imports: [ReactiveFormsModule, CopyButtonComponent, LoadStateComponent, TimeComponent],
+  imports: [ReactiveFormsModule, CopyButtonComponent, LoadStateComponent, TimeComponent, PageHeaderComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <header class="page-head">
-      <div class="grow">
-        <h1>API tokens</h1>
-        <p class="muted">
-          For scripts and automation: send one as <code>Authorization: Bearer arb_…</code> to
-          <code>/api/admin/v1/*</code>. A token acts with its role, never above yours, and cannot manage accounts or
-          tokens.
-        </p>
-      </div>
-    </header>
+    <arb-page-header title="API tokens">
+      <p arbPageDetail class="muted">
+        For scripts and automation: send one as <code>Authorization: Bearer arb_…</code> to
+        <code>/api/admin/v1/*</code>. A token acts with its role, never above yours, and cannot manage accounts or
+        tokens.
+      </p>
+    </arb-page-header>
 
     <section class="card pad" aria-labelledby="new-token-title">
       <h2 id="new-token-title">New token</h2>

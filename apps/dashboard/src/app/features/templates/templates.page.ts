@@ -21,6 +21,7 @@ import {
   describeError,
   LoadStateComponent,
   MethodBadgeComponent,
+  PageHeaderComponent,
   TimeComponent,
 } from '@arrbiter/dashboard/ui';
 
@@ -43,6 +44,7 @@ interface FitState {
     SyncReportComponent,
     TemplateFitComponent,
     MethodBadgeComponent,
+    PageHeaderComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './templates.page.html',

@@ -18,6 +18,7 @@ import {
   LoadStateComponent,
   MethodBadgeComponent,
   methodLabel,
+  PageHeaderComponent,
   TimeComponent,
 } from '@arrbiter/dashboard/ui';
 
@@ -41,6 +42,7 @@ interface Directory {
     LearningControlComponent,
     LearningStateComponent,
     MethodBadgeComponent,
+    PageHeaderComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './warnings.page.html',

@@ -1,21 +1,20 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input } from '@angular/core';
 import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { ProxyContext } from './proxy-context';
-import { LoadStateComponent } from '@arrbiter/dashboard/ui';
+import { LoadStateComponent, PageHeaderComponent } from '@arrbiter/dashboard/ui';
 
 /** A proxy: connection details, endpoints (permissions), fit to a known client, usage and history as tabs. */
 @Component({
   selector: 'arb-proxy-page',
-  imports: [RouterOutlet, RouterLink, RouterLinkActive, LoadStateComponent],
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, LoadStateComponent, PageHeaderComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <nav class="hint" aria-label="Breadcrumb">
       <a routerLink="/apps">Apps</a> ›
       <a [routerLink]="['/apps', appId()]">{{ context.app.value()?.name ?? 'App' }}</a> ›
     </nav>
-    <header class="page-head">
-      <div class="grow">
-        <h1>{{ context.title() }}</h1>
+    <arb-page-header [title]="context.title()">
+      <div arbPageDetail>
         @if (context.proxy.value(); as p) {
           <p class="row">
             <span class="badge" [class.ok]="p.active">{{ p.active ? 'Active' : 'Inactive' }}</span>
@@ -25,7 +24,7 @@ import { LoadStateComponent } from '@arrbiter/dashboard/ui';
           </p>
         }
       </div>
-    </header>
+    </arb-page-header>
     <arb-load-state [loading]="context.proxy.loading()" [error]="context.proxy.error()" (retry)="reload()" />
     <nav class="tabs" aria-label="Proxy">
       <a routerLink="connection" routerLinkActive="active" ariaCurrentWhenActive="page">Connection</a>
