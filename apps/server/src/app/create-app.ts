@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -27,8 +28,13 @@ function noStore(_request: express.Request, response: express.Response, next: ex
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const expressApp = express();
   // The proxy route's entry, known once Nest has built the application (until then: 503).
-  const proxyRoute: { gateway?: ProxyGateway } = {};
-  const server = createHttpServer(expressApp, () => proxyRoute.gateway, publicPrefixOf(config));
+  const proxyRoute: { gateway?: ProxyGateway; urls?: ExternalUrls } = {};
+  // With PUBLIC_URL unset, a TRUST_PROXY peer may name the sub-path with X-Forwarded-Prefix.
+  const forwardedPrefix =
+    config.publicUrl === undefined && config.trustProxy !== false
+      ? (req: IncomingMessage) => proxyRoute.urls?.prefixOf(req) ?? ''
+      : undefined;
+  const server = createHttpServer(expressApp, () => proxyRoute.gateway, publicPrefixOf(config), forwardedPrefix);
   const adapter = new DispatchingExpressAdapter(expressApp, server);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
@@ -49,6 +55,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     });
   // The proxy route (/proxy/...) never reaches Express (see createHttpServer): none of this applies to it.
   const urls = app.get(ExternalUrls);
+  proxyRoute.urls = urls;
   if (urls.configured) {
     app.use(securityHeaders(config.secureCookies));
   } else {

@@ -184,6 +184,27 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
       const under = (await prefixed.get(`/api/admin/v1/proxies/${setup.proxy.id}`).expect(200)).body as ProxyDetailsDto;
       expect(under.proxyUrl).toBe('https://arr.example/arrbiter/proxy/shows');
     });
+
+    it('answers a proxy that keeps the X-Forwarded-Prefix it names in the path, and one that strips it', async () => {
+      const headers = { ...FORWARDED, Host: 'arrbiter:8080', 'X-Forwarded-Prefix': '/arrbiter' };
+      const server = t.app.getHttpServer();
+      for (const prefix of ['/arrbiter', '']) {
+        await request(server).get(`${prefix}/health`).set(headers).expect(200, { status: 'ok' });
+        const answer = await request(server)
+          .get(`${prefix}/proxy/shows/api/v3/system/status`)
+          .set(headers)
+          .set('X-Api-Key', setup.proxy.key);
+        expect(answer.status).not.toBe(404);
+        expect(answer.status).toBeLessThan(500);
+      }
+      // The prefix is stripped only where it names a whole first segment, and only from a trusted peer.
+      await request(server).get('/arrbiterx/health').set(headers).expect(404);
+      // A prefix that is one of the server's own roots names no sub-path.
+      await request(server)
+        .get('/health')
+        .set({ ...headers, 'X-Forwarded-Prefix': '/health' })
+        .expect(200, { status: 'ok' });
+    });
   });
 
   describe('with PUBLIC_URL set', () => {
@@ -277,6 +298,23 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
       await request(t.app.getHttpServer()).get('/health').expect(200, { status: 'ok' });
       await request(t.app.getHttpServer()).get('/arrbiter/health').expect(200, { status: 'ok' });
       await request(t.app.getHttpServer()).get('/arrbiterx/health').expect(404);
+    });
+
+    it("serves the admin API's viewer with its files, its description and its calls under the prefix", async () => {
+      const admin = await adminFrom(t, HOME);
+      const page = (await admin.get('/arrbiter/api/docs').expect(200)).text;
+      const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      expect(sources.sort()).toEqual([
+        '/arrbiter/api/docs/init.js',
+        '/arrbiter/api/docs/swagger-ui-bundle.js',
+        '/arrbiter/api/docs/swagger-ui.css',
+      ]);
+      for (const source of sources) await admin.get(source).expect(200);
+      expect((await admin.get('/arrbiter/api/docs/init.js')).text).toContain("url: '/arrbiter/api/docs/openapi.json'");
+      const document = (await admin.get('/arrbiter/api/docs/openapi.json').expect(200)).body as {
+        servers?: { url: string }[];
+      };
+      expect(document.servers).toEqual([{ url: '/arrbiter' }]);
     });
 
     it('shows proxy URLs under the prefix, and forwards proxy calls with and without it', async () => {

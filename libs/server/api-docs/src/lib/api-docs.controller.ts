@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Header, Req, StreamableFile } from '@nestjs/common';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import { ReadAccess } from '@arrbiter/server/access';
+import { ExternalUrls, type ExternalRequest } from '@arrbiter/server/config';
 import { ApiDescription } from './api-description';
-import { DOCS_INIT, DOCS_PAGE } from './docs-page';
+import { docsInit, docsPage } from './docs-page';
 
 /** Swagger UI's files (the `swagger-ui-dist` package; its main module would load the bundle into the server). */
 const SWAGGER_UI = (require('swagger-ui-dist/absolute-path.js') as () => string)();
@@ -19,29 +20,35 @@ const CACHE = 'private, max-age=3600';
 @ApiExcludeController()
 @Controller('api/docs')
 export class ApiDocsController {
-  constructor(private readonly description: ApiDescription) {}
+  constructor(
+    private readonly description: ApiDescription,
+    private readonly urls: ExternalUrls,
+  ) {}
 
   @ReadAccess()
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-cache')
-  page(): string {
-    return DOCS_PAGE;
+  page(@Req() request: ExternalRequest): string {
+    return docsPage(this.urls.prefixOf(request));
   }
 
   @ReadAccess()
   @Get('openapi.json')
   @Header('Cache-Control', 'no-cache')
-  openapi(): OpenAPIObject {
-    return this.description.document();
+  openapi(@Req() request: ExternalRequest): OpenAPIObject {
+    // "Try it out" calls the paths under the sub-path the page was opened at.
+    const prefix = this.urls.prefixOf(request);
+    const document = this.description.document();
+    return prefix === '' ? document : { ...document, servers: [{ url: prefix }] };
   }
 
   @ReadAccess()
   @Get('init.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', CACHE)
-  init(): string {
-    return DOCS_INIT;
+  init(@Req() request: ExternalRequest): string {
+    return docsInit(this.urls.prefixOf(request));
   }
 
   @ReadAccess()
