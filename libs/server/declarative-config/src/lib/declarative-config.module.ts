@@ -9,6 +9,11 @@ import { ConfigExportService } from './config-export.service';
 import { ConfigFileLoader } from './config-file.loader';
 import { ConfigImportService } from './config-import.service';
 import { DeclarativeConfigService } from './declarative-config.service';
+import { AppsPlanner } from './import/apps.planner';
+import { ProxiesPlanner } from './import/proxies.planner';
+import { ServicesPlanner } from './import/services.planner';
+import { SettingsPlanner } from './import/settings.planner';
+import { TemplatesPlanner } from './import/templates.planner';
 import { SETTINGS_SECTION_TYPES, SETTINGS_SECTIONS, SettingsSection } from './settings-sections';
 
 /**
@@ -26,6 +31,11 @@ import { SETTINGS_SECTION_TYPES, SETTINGS_SECTIONS, SettingsSection } from './se
       inject: [...SETTINGS_SECTION_TYPES],
     },
     ConfigExportService,
+    SettingsPlanner,
+    ServicesPlanner,
+    TemplatesPlanner,
+    AppsPlanner,
+    ProxiesPlanner,
     ConfigImportService,
     DeclarativeConfigService,
   ],
