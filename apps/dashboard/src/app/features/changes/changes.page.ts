@@ -4,14 +4,29 @@ import { Router, RouterLink } from '@angular/router';
 import { CHANGE_OBJECT_TYPES, ChangeDto, ChangeObjectType } from '@arrbiter/contracts';
 import { changeLink } from './change-link';
 import { ChangesApiService } from './changes-api.service';
-import { LoadStateComponent, PageHeaderComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  DataColumnDirective,
+  DataTableComponent,
+  EmptyStateComponent,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
 
 /** The audit trail, newest first, with filters and links to the changed objects. */
 @Component({
   selector: 'arb-changes-page',
-  imports: [LoadStateComponent, TimeComponent, RouterLink, PageHeaderComponent],
+  imports: [
+    LoadStateComponent,
+    TimeComponent,
+    RouterLink,
+    PageHeaderComponent,
+    DataTableComponent,
+    DataColumnDirective,
+    EmptyStateComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-page-header
@@ -44,45 +59,29 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
     </form>
     <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
     @if (loaded() && changes().length === 0) {
-      <section class="card empty-state"><p>No changes match.</p></section>
+      <arb-empty-state card message="No changes match." />
     } @else if (changes().length > 0) {
-      <section class="card table-wrap">
-        <table class="responsive" aria-label="Changes">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Object</th>
-            </tr>
-          </thead>
-          <tbody>
-            @for (c of changes(); track c.id) {
-              @let target = link(c);
-              <tr>
-                <td data-label="When"><arb-time [value]="c.at" /></td>
-                <td data-label="Who">{{ c.actor }}</td>
-                <td data-label="What">
-                  {{ c.summary }}
-                  <div class="hint">
-                    <code>{{ c.action }}</code>
-                  </div>
-                </td>
-                <td data-label="Object">
-                  <span class="badge">{{ c.objectType }}</span>
-                  @if (target) {
-                    <a [routerLink]="target.commands" [queryParams]="target.queryParams">{{
-                      c.objectName ?? 'Open'
-                    }}</a>
-                  } @else {
-                    {{ c.objectName }}
-                  }
-                </td>
-              </tr>
-            }
-          </tbody>
-        </table>
-      </section>
+      <arb-data-table class="card table-wrap" label="Changes" [rows]="changes()" [trackBy]="byId">
+        <ng-template arbColumn="When" [of]="changes()" let-c>
+          <arb-time [value]="c.at" />
+        </ng-template>
+        <ng-template arbColumn="Who" [of]="changes()" let-c>{{ c.actor }}</ng-template>
+        <ng-template arbColumn="What" [of]="changes()" let-c>
+          {{ c.summary }}
+          <div class="hint">
+            <code>{{ c.action }}</code>
+          </div>
+        </ng-template>
+        <ng-template arbColumn="Object" [of]="changes()" let-c>
+          @let target = link(c);
+          <span class="badge">{{ c.objectType }}</span>
+          @if (target) {
+            <a [routerLink]="target.commands" [queryParams]="target.queryParams">{{ c.objectName ?? 'Open' }}</a>
+          } @else {
+            {{ c.objectName }}
+          }
+        </ng-template>
+      </arb-data-table>
       @if (nextCursor()) {
         <p><button type="button" (click)="load(false)" [disabled]="loading()">Load more</button></p>
       }
@@ -90,6 +89,7 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
   `,
 })
 export class ChangesPage {
+  protected readonly byId = (c: ChangeDto) => c.id;
   private readonly api = inject(ChangesApiService);
   private readonly router = inject(Router);
   readonly objectType = input<string>();
