@@ -14,7 +14,10 @@ import { clientForTemplate, splitCallers } from '../known-clients/known-clients'
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
 import {
+  DataColumnDirective,
+  DataTableComponent,
   describeError,
+  EmptyStateComponent,
   LoadStateComponent,
   MethodBadgeComponent,
   methodLabel,
@@ -43,11 +46,16 @@ interface Directory {
     LearningStateComponent,
     MethodBadgeComponent,
     PageHeaderComponent,
+    DataTableComponent,
+    DataColumnDirective,
+    EmptyStateComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './warnings.page.html',
 })
 export class WarningsPage {
+  protected readonly byId = (w: WarningDto) => w.id;
+  protected readonly rowTestId = (w: WarningDto) => 'warning-' + w.method + '-' + w.path;
   private readonly api = inject(WarningsApiService);
   private readonly appsApi = inject(AppsApiService);
   private readonly proxiesApi = inject(ProxiesApiService);
