@@ -3,6 +3,8 @@ import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angula
 import type { AuthSessionDto, SignInMethodsResponse } from '@arrbiter/contracts';
 import {
   ConfirmService,
+  DataColumnDirective,
+  DataTableComponent,
   describeError,
   LoadStateComponent,
   PageHeaderComponent,
@@ -18,7 +20,14 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** One's own account: who and what role, the password, and the sessions signed in elsewhere. */
 @Component({
   selector: 'arb-account-page',
-  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent, PageHeaderComponent],
+  imports: [
+    ReactiveFormsModule,
+    LoadStateComponent,
+    TimeComponent,
+    PageHeaderComponent,
+    DataTableComponent,
+    DataColumnDirective,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-page-header title="Your account">
@@ -77,48 +86,41 @@ export const MIN_PASSWORD_LENGTH = 12;
         @if (list.length === 0) {
           <p class="muted">No session: you came in through your front proxy's sign-in.</p>
         } @else {
-          <div class="table-wrap">
-            <table class="responsive" aria-labelledby="sessions-title">
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">Signed in</th>
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                @for (s of list; track s.id) {
-                  <tr [attr.data-testid]="s.current ? 'session-current' : 'session'">
-                    <td data-label="Device">
-                      {{ s.device ?? 'Unknown device' }}
-                      @if (s.current) {
-                        <span class="badge ok">This session</span>
-                      }
-                    </td>
-                    <td data-label="Address">
-                      <code>{{ s.address ?? '—' }}</code>
-                    </td>
-                    <td data-label="Last seen"><arb-time [value]="s.lastSeen" /></td>
-                    <td data-label="Signed in"><arb-time [value]="s.createdAt" /></td>
-                    <td class="actions">
-                      @if (!s.current) {
-                        <button
-                          type="button"
-                          class="small"
-                          (click)="endSession(s)"
-                          [attr.aria-label]="'Sign out ' + (s.device ?? 'the unknown device')"
-                        >
-                          Sign out
-                        </button>
-                      }
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
+          <arb-data-table
+            class="table-wrap"
+            labelledBy="sessions-title"
+            [rows]="list"
+            [trackBy]="byId"
+            [rowTestId]="rowTestId"
+          >
+            <ng-template arbColumn="Device" [of]="list" let-s>
+              {{ s.device ?? 'Unknown device' }}
+              @if (s.current) {
+                <span class="badge ok">This session</span>
+              }
+            </ng-template>
+            <ng-template arbColumn="Address" [of]="list" let-s>
+              <code>{{ s.address ?? '—' }}</code>
+            </ng-template>
+            <ng-template arbColumn="Last seen" [of]="list" let-s>
+              <arb-time [value]="s.lastSeen" />
+            </ng-template>
+            <ng-template arbColumn="Signed in" [of]="list" let-s>
+              <arb-time [value]="s.createdAt" />
+            </ng-template>
+            <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" [of]="list" let-s>
+              @if (!s.current) {
+                <button
+                  type="button"
+                  class="small"
+                  (click)="endSession(s)"
+                  [attr.aria-label]="'Sign out ' + (s.device ?? 'the unknown device')"
+                >
+                  Sign out
+                </button>
+              }
+            </ng-template>
+          </arb-data-table>
         }
       }
     </section>
@@ -133,6 +135,8 @@ export const MIN_PASSWORD_LENGTH = 12;
   `,
 })
 export class AccountPage implements OnInit {
+  protected readonly byId = (s: AuthSessionDto) => s.id;
+  protected readonly rowTestId = (s: AuthSessionDto) => (s.current ? 'session-current' : 'session');
   protected readonly auth = inject(AuthService);
   private readonly api = inject(StaffApiService);
   private readonly confirm = inject(ConfirmService);

@@ -3,6 +3,9 @@ import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angula
 import { ADMIN_ROLES, type AdminAccountDto, type AdminRole } from '@arrbiter/contracts';
 import {
   ConfirmService,
+  DataColumnDirective,
+  DataRowDetailDirective,
+  DataTableComponent,
   describeError,
   LoadStateComponent,
   PageHeaderComponent,
@@ -19,7 +22,15 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 /** Owners manage the administrators: who they are, their roles, their passwords. */
 @Component({
   selector: 'arb-accounts-page',
-  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent, PageHeaderComponent],
+  imports: [
+    ReactiveFormsModule,
+    LoadStateComponent,
+    TimeComponent,
+    PageHeaderComponent,
+    DataTableComponent,
+    DataColumnDirective,
+    DataRowDetailDirective,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-page-header
@@ -78,88 +89,71 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
     }
     <arb-load-state [loading]="accounts.loading()" [error]="accounts.error()" (retry)="accounts.load()" />
     @if (accounts.value(); as list) {
-      <section class="card table-wrap">
-        <table class="responsive" aria-label="Accounts">
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Signs in with</th>
-              <th scope="col">Created</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            @for (a of list; track a.id) {
-              <tr [attr.data-testid]="'account-' + a.username">
-                <td data-label="Username">
-                  <strong>{{ a.username }}</strong>
-                  @if (a.username === auth.username()) {
-                    <span class="badge ok you">You</span>
-                  }
-                </td>
-                <td data-label="Role">
-                  <select
-                    [attr.aria-label]="'Role of ' + a.username"
-                    [value]="a.role"
-                    (change)="setRole(a, $any($event.target))"
-                    [disabled]="busy()"
-                  >
-                    @for (role of roles; track role) {
-                      <option [value]="role" [selected]="role === a.role">{{ role }}</option>
-                    }
-                  </select>
-                </td>
-                <td data-label="Signs in with">
-                  @if (a.hasPassword) {
-                    <span class="badge">password</span>
-                  }
-                  @if (a.sso) {
-                    <span class="badge accent">SSO</span>
-                  }
-                  @if (!a.hasPassword && !a.sso) {
-                    <span class="muted">SSO or forward-auth</span>
-                  }
-                </td>
-                <td data-label="Created"><arb-time [value]="a.createdAt" /></td>
-                <td class="actions">
-                  <button
-                    type="button"
-                    class="small"
-                    (click)="settingPassword.set(a.id)"
-                    [attr.aria-label]="'Set password for ' + a.username"
-                  >
-                    Set password
-                  </button>
-                  @if (a.username !== auth.username()) {
-                    <button
-                      type="button"
-                      class="small danger"
-                      (click)="remove(a)"
-                      [attr.aria-label]="'Delete ' + a.username"
-                    >
-                      Delete
-                    </button>
-                  }
-                </td>
-              </tr>
-              @if (settingPassword() === a.id) {
-                <tr>
-                  <td colspan="5">
-                    <form class="row" (submit)="$event.preventDefault(); setPassword(a, newPassword.value)">
-                      <label for="set-password">New password for {{ a.username }}</label>
-                      <input #newPassword id="set-password" type="password" autocomplete="new-password" />
-                      <button type="submit" class="primary small" [disabled]="busy()">Set password</button>
-                      <button type="button" class="small" (click)="settingPassword.set(null)">Cancel</button>
-                    </form>
-                    <p class="hint">Their sessions end; they sign in again with it.</p>
-                  </td>
-                </tr>
-              }
+      <arb-data-table
+        class="card table-wrap"
+        label="Accounts"
+        [rows]="list"
+        [trackBy]="byId"
+        [rowTestId]="rowTestId"
+        [detailOpen]="detailOpen"
+      >
+        <ng-template arbColumn="Username" [of]="list" let-a>
+          <strong>{{ a.username }}</strong>
+          @if (a.username === auth.username()) {
+            <span class="badge ok you">You</span>
+          }
+        </ng-template>
+        <ng-template arbColumn="Role" [of]="list" let-a>
+          <select
+            [attr.aria-label]="'Role of ' + a.username"
+            [value]="a.role"
+            (change)="setRole(a, $any($event.target))"
+            [disabled]="busy()"
+          >
+            @for (role of roles; track role) {
+              <option [value]="role" [selected]="role === a.role">{{ role }}</option>
             }
-          </tbody>
-        </table>
-      </section>
+          </select>
+        </ng-template>
+        <ng-template arbColumn="Signs in with" [of]="list" let-a>
+          @if (a.hasPassword) {
+            <span class="badge">password</span>
+          }
+          @if (a.sso) {
+            <span class="badge accent">SSO</span>
+          }
+          @if (!a.hasPassword && !a.sso) {
+            <span class="muted">SSO or forward-auth</span>
+          }
+        </ng-template>
+        <ng-template arbColumn="Created" [of]="list" let-a>
+          <arb-time [value]="a.createdAt" />
+        </ng-template>
+        <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" [of]="list" let-a>
+          <button
+            type="button"
+            class="small"
+            (click)="settingPassword.set(a.id)"
+            [attr.aria-label]="'Set password for ' + a.username"
+          >
+            Set password
+          </button>
+          @if (a.username !== auth.username()) {
+            <button type="button" class="small danger" (click)="remove(a)" [attr.aria-label]="'Delete ' + a.username">
+              Delete
+            </button>
+          }
+        </ng-template>
+        <ng-template arbRowDetail [of]="list" let-a>
+          <form class="row" (submit)="$event.preventDefault(); setPassword(a, newPassword.value)">
+            <label for="set-password">New password for {{ a.username }}</label>
+            <input #newPassword id="set-password" type="password" autocomplete="new-password" />
+            <button type="submit" class="primary small" [disabled]="busy()">Set password</button>
+            <button type="button" class="small" (click)="settingPassword.set(null)">Cancel</button>
+          </form>
+          <p class="hint">Their sessions end; they sign in again with it.</p>
+        </ng-template>
+      </arb-data-table>
     }
   `,
   styles: `
@@ -176,6 +170,9 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
   `,
 })
 export class AccountsPage implements OnInit {
+  protected readonly byId = (a: AdminAccountDto) => a.id;
+  protected readonly rowTestId = (a: AdminAccountDto) => 'account-' + a.username;
+  protected readonly detailOpen = (a: AdminAccountDto) => this.settingPassword() === a.id;
   protected readonly auth = inject(AuthService);
   private readonly api = inject(StaffApiService);
   private readonly confirm = inject(ConfirmService);

@@ -4,7 +4,10 @@ import { ADMIN_ROLES, type AdminRole, type ApiTokenDto } from '@arrbiter/contrac
 import {
   ConfirmService,
   CopyButtonComponent,
+  DataColumnDirective,
+  DataTableComponent,
   describeError,
+  EmptyStateComponent,
   LoadStateComponent,
   PageHeaderComponent,
   TimeComponent,
@@ -29,7 +32,16 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
  */
 @Component({
   selector: 'arb-tokens-page',
-  imports: [ReactiveFormsModule, CopyButtonComponent, LoadStateComponent, TimeComponent, PageHeaderComponent],
+  imports: [
+    ReactiveFormsModule,
+    CopyButtonComponent,
+    LoadStateComponent,
+    TimeComponent,
+    PageHeaderComponent,
+    DataTableComponent,
+    DataColumnDirective,
+    EmptyStateComponent,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-page-header title="API tokens">
@@ -94,63 +106,39 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
       }
       @if (tokens.value(); as list) {
         @if (list.length === 0) {
-          <p class="muted empty-state">No tokens yet.</p>
+          <arb-empty-state message="No tokens yet." />
         } @else {
-          <table class="responsive" aria-labelledby="tokens-title">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                @if (auth.can('owner')) {
-                  <th scope="col">Created by</th>
-                }
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col"><span class="visually-hidden">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              @for (t of list; track t.id) {
-                <tr [attr.data-testid]="'token-' + t.name">
-                  <td data-label="Name">
-                    <strong>{{ t.name }}</strong>
-                  </td>
-                  <td data-label="Role">
-                    <span class="badge">{{ t.role }}</span>
-                  </td>
-                  @if (auth.can('owner')) {
-                    <td data-label="Created by">{{ t.createdBy }}</td>
-                  }
-                  <td data-label="Created"><arb-time [value]="t.createdAt" /></td>
-                  <td data-label="Expires">
-                    @if (t.expiresAt) {
-                      <arb-time [value]="t.expiresAt" />
-                    } @else {
-                      <span class="muted">Never</span>
-                    }
-                  </td>
-                  <td data-label="Last used">
-                    @if (t.lastUsedAt) {
-                      <arb-time [value]="t.lastUsedAt" />
-                    } @else {
-                      <span class="muted">Not yet</span>
-                    }
-                  </td>
-                  <td class="actions">
-                    <button
-                      type="button"
-                      class="small danger"
-                      (click)="revoke(t)"
-                      [attr.aria-label]="'Revoke ' + t.name"
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
+          <arb-data-table labelledBy="tokens-title" [rows]="list" [trackBy]="byId" [rowTestId]="rowTestId">
+            <ng-template arbColumn="Name" [of]="list" let-t>
+              <strong>{{ t.name }}</strong>
+            </ng-template>
+            <ng-template arbColumn="Role" [of]="list" let-t>
+              <span class="badge">{{ t.role }}</span>
+            </ng-template>
+            <ng-template arbColumn="Created by" [of]="list" let-t>{{ t.createdBy }}</ng-template>
+            <ng-template arbColumn="Created" [of]="list" let-t>
+              <arb-time [value]="t.createdAt" />
+            </ng-template>
+            <ng-template arbColumn="Expires" [of]="list" let-t>
+              @if (t.expiresAt) {
+                <arb-time [value]="t.expiresAt" />
+              } @else {
+                <span class="muted">Never</span>
               }
-            </tbody>
-          </table>
+            </ng-template>
+            <ng-template arbColumn="Last used" [of]="list" let-t>
+              @if (t.lastUsedAt) {
+                <arb-time [value]="t.lastUsedAt" />
+              } @else {
+                <span class="muted">Not yet</span>
+              }
+            </ng-template>
+            <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" [of]="list" let-t>
+              <button type="button" class="small danger" (click)="revoke(t)" [attr.aria-label]="'Revoke ' + t.name">
+                Revoke
+              </button>
+            </ng-template>
+          </arb-data-table>
         }
       }
     </section>
@@ -180,6 +168,8 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
   `,
 })
 export class TokensPage implements OnInit {
+  protected readonly byId = (t: ApiTokenDto) => t.id;
+  protected readonly rowTestId = (t: ApiTokenDto) => 'token-' + t.name;
   protected readonly auth = inject(AuthService);
   private readonly api = inject(StaffApiService);
   private readonly confirm = inject(ConfirmService);
