@@ -8,12 +8,18 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem } from './allowlist-draft';
 import { endpointRows, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
-import { describeError, LoadStateComponent, MethodBadgeComponent, methodLabel } from '@arrbiter/dashboard/ui';
+import {
+  describeError,
+  EmptyStateComponent,
+  LoadStateComponent,
+  MethodBadgeComponent,
+  methodLabel,
+} from '@arrbiter/dashboard/ui';
 
 /** The permission editor: the catalog by tag, methods as toggles, a draft reviewed before it is saved. */
 @Component({
   selector: 'arb-endpoints-tab',
-  imports: [CanDirective, LoadStateComponent, MethodBadgeComponent],
+  imports: [CanDirective, LoadStateComponent, MethodBadgeComponent, EmptyStateComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { '(window:beforeunload)': 'beforeUnload($event)' },
   templateUrl: './endpoints.tab.html',

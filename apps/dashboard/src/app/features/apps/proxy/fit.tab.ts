@@ -3,7 +3,10 @@ import { RouterLink } from '@angular/router';
 import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
 import {
   ConfirmService,
+  DataColumnDirective,
+  DataTableComponent,
   describeError,
+  EmptyStateComponent,
   LoadStateComponent,
   MethodBadgeComponent,
   methodLabel,
@@ -39,6 +42,9 @@ import { ProxyContext } from './proxy-context';
     LoadStateComponent,
     RouterLink,
     MethodBadgeComponent,
+    DataTableComponent,
+    DataColumnDirective,
+    EmptyStateComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
@@ -75,7 +81,7 @@ import { ProxyContext } from './proxy-context';
         </p>
         <arb-load-state [loading]="clients.loading()" [error]="clients.error()" (retry)="clients.load()" />
         @if (noClient() ?? noCalls(); as why) {
-          <p class="empty-state" data-testid="fit-empty">{{ why }}</p>
+          <arb-empty-state data-testid="fit-empty" [message]="why" />
         }
         <arb-load-state [loading]="fit.loading()" [error]="fit.error()" (retry)="fit.load()" />
         @if (shown(); as f) {
@@ -116,54 +122,42 @@ import { ProxyContext } from './proxy-context';
           @if (f.missing.length === 0) {
             <p class="muted">Nothing refused: every call {{ f.clientName }} makes is granted.</p>
           } @else {
-            <div class="table-wrap">
-              <table class="responsive" aria-labelledby="missing-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Method</th>
-                    <th scope="col">Route</th>
-                    <th scope="col">Sent as, from</th>
-                    <th scope="col"><span class="visually-hidden">Action</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  @for (m of missing(); track m.method + ' ' + m.route) {
-                    <tr [attr.data-testid]="'missing-' + m.method + '-' + m.route">
-                      <td data-label="Method">
-                        <arb-method-badge [method]="m.method" />
-                      </td>
-                      <td data-label="Route">
-                        <code>{{ m.route }}</code>
-                      </td>
-                      <td data-label="Sent as, from">
-                        <ul class="calls">
-                          @for (c of m.calls; track $index) {
-                            <li>
-                              <code>{{ c.sample }}</code>
-                              <span class="hint">
-                                from <arb-call-source [source]="c.source" [client]="clientSource()"
-                              /></span>
-                            </li>
-                          }
-                        </ul>
-                      </td>
-                      <td class="actions">
-                        <button
-                          *arbCan="'editor'"
-                          type="button"
-                          class="small"
-                          [disabled]="busy()"
-                          [attr.aria-label]="'Grant ' + method(m.method) + ' ' + m.route"
-                          (click)="grant(m)"
-                        >
-                          Grant
-                        </button>
-                      </td>
-                    </tr>
+            <arb-data-table
+              class="table-wrap"
+              labelledBy="missing-title"
+              [rows]="missing()"
+              [trackBy]="trackRow"
+              [rowTestId]="rowTestId"
+            >
+              <ng-template arbColumn="Method" [of]="missing()" let-m>
+                <arb-method-badge [method]="m.method" />
+              </ng-template>
+              <ng-template arbColumn="Route" [of]="missing()" let-m>
+                <code>{{ m.route }}</code>
+              </ng-template>
+              <ng-template arbColumn="Sent as, from" [of]="missing()" let-m>
+                <ul class="calls">
+                  @for (c of m.calls; track $index) {
+                    <li>
+                      <code>{{ c.sample }}</code>
+                      <span class="hint"> from <arb-call-source [source]="c.source" [client]="clientSource()" /></span>
+                    </li>
                   }
-                </tbody>
-              </table>
-            </div>
+                </ul>
+              </ng-template>
+              <ng-template arbColumn="Action" hiddenHeader cellClass="actions" [of]="missing()" let-m>
+                <button
+                  *arbCan="'editor'"
+                  type="button"
+                  class="small"
+                  [disabled]="busy()"
+                  [attr.aria-label]="'Grant ' + method(m.method) + ' ' + m.route"
+                  (click)="grant(m)"
+                >
+                  Grant
+                </button>
+              </ng-template>
+            </arb-data-table>
           }
         </section>
 
@@ -211,6 +205,8 @@ import { ProxyContext } from './proxy-context';
   `,
 })
 export class FitTab {
+  protected readonly trackRow = (m: MissingRoute) => m.method + ' ' + m.route;
+  protected readonly rowTestId = (m: MissingRoute) => 'missing-' + m.method + '-' + m.route;
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly knownClientsApi = inject(KnownClientsApiService);
   private readonly confirm = inject(ConfirmService);

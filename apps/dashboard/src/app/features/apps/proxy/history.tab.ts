@@ -7,6 +7,7 @@ import { ProxyContext } from './proxy-context';
 import {
   ConfirmService,
   describeError,
+  EmptyStateComponent,
   LoadStateComponent,
   MethodBadgeComponent,
   TimeComponent,
@@ -24,7 +25,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
 /** The proxy's revisions, each comparable with the current configuration and restorable. */
 @Component({
   selector: 'arb-history-tab',
-  imports: [CanDirective, LoadStateComponent, TimeComponent, MethodBadgeComponent],
+  imports: [CanDirective, LoadStateComponent, TimeComponent, MethodBadgeComponent, EmptyStateComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
@@ -32,7 +33,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
       <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
     }
     @if (loaded() && revisions().length === 0) {
-      <p class="card empty-state">No revisions yet: saving the configuration records the first one.</p>
+      <arb-empty-state card message="No revisions yet: saving the configuration records the first one." />
     }
     <ol class="revisions">
       @for (r of revisions(); track r.id; let first = $first) {

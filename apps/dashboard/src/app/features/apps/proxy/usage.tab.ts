@@ -13,6 +13,8 @@ import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
 import {
+  DataColumnDirective,
+  DataTableComponent,
   describeError,
   LoadStateComponent,
   MethodBadgeComponent,
@@ -39,6 +41,8 @@ const TOP = 15;
     TrafficChartComponent,
     UsagePeriodPickerComponent,
     MethodBadgeComponent,
+    DataTableComponent,
+    DataColumnDirective,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
@@ -74,52 +78,42 @@ const TOP = 15;
           <p class="muted">No calls in {{ words() }}.</p>
         }
         @if (rows().length > 0) {
-          <div class="table-wrap">
-            <table class="responsive" aria-labelledby="routes-title">
-              <thead>
-                <tr>
-                  <th scope="col">Method</th>
-                  <th scope="col">Route</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Last call</th>
-                  <th scope="col">Now</th>
-                  <th scope="col"><span class="visually-hidden">Action</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                @for (r of shownRows(); track r.method + ' ' + r.route) {
-                  <tr [attr.data-testid]="'route-' + r.method + '-' + r.route">
-                    <td data-label="Method">
-                      <arb-method-badge [method]="r.method" />
-                    </td>
-                    <td data-label="Route">
-                      <code>{{ r.route }}</code>
-                    </td>
-                    <td data-label="Calls">{{ r.count.toLocaleString() }}</td>
-                    <td data-label="Last call"><arb-time [value]="r.lastSeen" /></td>
-                    <td data-label="Now">
-                      <span class="badge" [class.ok]="r.allowed" [class.danger]="!r.allowed">{{
-                        r.allowed ? 'Allowed' : 'Refused'
-                      }}</span>
-                    </td>
-                    <td class="actions">
-                      <button
-                        *arbCan="'editor'"
-                        type="button"
-                        class="small"
-                        [class.danger]="r.allowed"
-                        [disabled]="busy()"
-                        [attr.aria-label]="(r.allowed ? 'Deny ' : 'Grant ') + method(r.method) + ' ' + r.route"
-                        (click)="r.allowed ? deny(r) : grant(r)"
-                      >
-                        {{ r.allowed ? 'Deny' : 'Grant' }}
-                      </button>
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
+          <arb-data-table
+            class="table-wrap"
+            labelledBy="routes-title"
+            [rows]="shownRows()"
+            [trackBy]="trackRow"
+            [rowTestId]="rowTestId"
+          >
+            <ng-template arbColumn="Method" [of]="shownRows()" let-r>
+              <arb-method-badge [method]="r.method" />
+            </ng-template>
+            <ng-template arbColumn="Route" [of]="shownRows()" let-r>
+              <code>{{ r.route }}</code>
+            </ng-template>
+            <ng-template arbColumn="Calls" [of]="shownRows()" let-r>{{ r.count.toLocaleString() }}</ng-template>
+            <ng-template arbColumn="Last call" [of]="shownRows()" let-r>
+              <arb-time [value]="r.lastSeen" />
+            </ng-template>
+            <ng-template arbColumn="Now" [of]="shownRows()" let-r>
+              <span class="badge" [class.ok]="r.allowed" [class.danger]="!r.allowed">{{
+                r.allowed ? 'Allowed' : 'Refused'
+              }}</span>
+            </ng-template>
+            <ng-template arbColumn="Action" hiddenHeader cellClass="actions" [of]="shownRows()" let-r>
+              <button
+                *arbCan="'editor'"
+                type="button"
+                class="small"
+                [class.danger]="r.allowed"
+                [disabled]="busy()"
+                [attr.aria-label]="(r.allowed ? 'Deny ' : 'Grant ') + method(r.method) + ' ' + r.route"
+                (click)="r.allowed ? deny(r) : grant(r)"
+              >
+                {{ r.allowed ? 'Deny' : 'Grant' }}
+              </button>
+            </ng-template>
+          </arb-data-table>
           @if (rows().length > top) {
             <button type="button" class="link" (click)="showAll.set(!showAll())" [attr.aria-expanded]="showAll()">
               {{ showAll() ? 'Show the top ' + top : 'Show all ' + rows().length + ' routes' }}
@@ -148,6 +142,8 @@ const TOP = 15;
   `,
 })
 export class UsageTab {
+  protected readonly trackRow = (r: RouteRow) => r.method + ' ' + r.route;
+  protected readonly rowTestId = (r: RouteRow) => 'route-' + r.method + '-' + r.route;
   private readonly usageApi = inject(UsageApiService);
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly warningsApi = inject(WarningsApiService);
