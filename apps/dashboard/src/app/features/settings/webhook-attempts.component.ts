@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, untracked } from '@angular/core';
 import type { NotificationAttemptDto } from '@arrbiter/contracts';
-import { LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { DataColumnDirective, DataTableComponent, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 import { PagedList } from '../../core/paged-list';
 import { eventLabel, STATUS_LABELS } from './notification-draft';
 import { NotificationsApiService } from './notifications-api.service';
@@ -8,46 +8,24 @@ import { NotificationsApiService } from './notifications-api.service';
 /** A webhook's delivery attempts, newest first, ten at a time. */
 @Component({
   selector: 'arb-webhook-attempts',
-  imports: [LoadStateComponent, TimeComponent],
+  imports: [LoadStateComponent, TimeComponent, DataTableComponent, DataColumnDirective],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <div class="table-wrap">
-      <table class="responsive">
-        <caption class="visually-hidden">
-          Recent deliveries to this webhook, newest first
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Event</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          @for (attempt of list.items(); track $index) {
-            <tr>
-              <td data-label="When"><arb-time [value]="attempt.at" /></td>
-              <td data-label="Event">{{ label(attempt.event) }}</td>
-              <td data-label="Result">
-                <span [class]="'badge ' + status[attempt.status].badge">{{ status[attempt.status].label }}</span>
-                @if (attempt.httpStatus !== undefined) {
-                  <span class="hint"> HTTP {{ attempt.httpStatus }}</span>
-                }
-                @if (attempt.error) {
-                  <div class="hint mono">{{ attempt.error }}</div>
-                }
-              </td>
-            </tr>
-          } @empty {
-            @if (list.loaded()) {
-              <tr>
-                <td colspan="3" class="muted">Nothing sent yet. Send a test message to try the webhook.</td>
-              </tr>
-            }
-          }
-        </tbody>
-      </table>
-    </div>
+    <arb-data-table class="table-wrap" [rows]="list.items()">
+      <ng-template arbColumn="When" [of]="list.items()" let-attempt>
+        <arb-time [value]="attempt.at" />
+      </ng-template>
+      <ng-template arbColumn="Event" [of]="list.items()" let-attempt>{{ label(attempt.event) }}</ng-template>
+      <ng-template arbColumn="Result" [of]="list.items()" let-attempt>
+        <span [class]="'badge ' + status[attempt.status].badge">{{ status[attempt.status].label }}</span>
+        @if (attempt.httpStatus !== undefined) {
+          <span class="hint"> HTTP {{ attempt.httpStatus }}</span>
+        }
+        @if (attempt.error) {
+          <div class="hint mono">{{ attempt.error }}</div>
+        }
+      </ng-template>
+    </arb-data-table>
     <arb-load-state [loading]="list.loading()" [error]="list.error()" (retry)="list.load(true)" />
     <div class="row">
       @if (list.nextCursor()) {

@@ -19,6 +19,7 @@ import { TemplatesApiService } from './templates-api.service';
 import {
   ConfirmService,
   describeError,
+  EmptyStateComponent,
   LoadStateComponent,
   MethodBadgeComponent,
   PageHeaderComponent,
@@ -45,6 +46,7 @@ interface FitState {
     TemplateFitComponent,
     MethodBadgeComponent,
     PageHeaderComponent,
+    EmptyStateComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './templates.page.html',
