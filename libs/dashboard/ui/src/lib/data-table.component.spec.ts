@@ -1,6 +1,11 @@
 import { Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
-import { DataColumnDirective, DataRowDetailDirective, DataTableComponent } from './data-table.component';
+import {
+  DataColumnDirective,
+  DataRowDetailDirective,
+  DataTableComponent,
+  DataTableEmptyDirective,
+} from './data-table.component';
 
 interface Row {
   id: string;
@@ -47,6 +52,22 @@ class HostComponent {
   readonly testId = (row: Row) => `row-${row.id}`;
   readonly open = signal<string | null>(null);
   readonly isOpen = (row: Row) => this.open() === row.id;
+}
+
+@Component({
+  imports: [DataTableComponent, DataColumnDirective, DataTableEmptyDirective],
+  template: `
+    <arb-data-table caption="Recent deliveries" hiddenCaption [rows]="[]">
+      <ng-template arbColumn="When">-</ng-template>
+      <ng-template arbColumn="Event">-</ng-template>
+      @if (loaded) {
+        <ng-template arbTableEmpty>Nothing sent yet.</ng-template>
+      }
+    </arb-data-table>
+  `,
+})
+class CaptionHostComponent {
+  loaded = true;
 }
 
 describe('DataTableComponent', () => {
@@ -112,6 +133,18 @@ describe('DataTableComponent', () => {
     const cell = rows[2].querySelector('td') as HTMLTableCellElement;
     expect(cell.colSpan).toBe(3);
     expect(cell.querySelector('form')?.textContent).toBe('alpha');
+  });
+
+  it('names the table with a caption, for screen readers only if asked, and says when it has no rows', () => {
+    const fixture = TestBed.createComponent(CaptionHostComponent);
+    fixture.detectChanges();
+    const el = fixture.nativeElement as HTMLElement;
+    const caption = el.querySelector('caption') as HTMLElement;
+    expect(caption.textContent?.trim()).toBe('Recent deliveries');
+    expect(caption.classList).toContain('visually-hidden');
+    const cell = el.querySelector('tbody td') as HTMLTableCellElement;
+    expect(cell.colSpan).toBe(2);
+    expect(cell.textContent?.trim()).toBe('Nothing sent yet.');
   });
 
   it('pages the rows with Previous and Next, and never stays past the last page', () => {

@@ -62,6 +62,12 @@ export class DataRowDetailDirective<T = unknown> {
   }
 }
 
+/** What the table body says when there are no rows: `<ng-template arbTableEmpty>Nothing yet.</ng-template>`. */
+@Directive({ selector: 'ng-template[arbTableEmpty]' })
+export class DataTableEmptyDirective {
+  readonly template = inject(TemplateRef);
+}
+
 type Direction = 'ascending' | 'descending';
 
 function compare(a: SortValue, b: SortValue): number {
@@ -115,6 +121,8 @@ export class DataTableComponent<T> {
   readonly label = input<string>();
   readonly labelledBy = input<string>();
   readonly caption = input<string>();
+  /** The caption names the table for screen readers only. */
+  readonly hiddenCaption = input(false, { transform: booleanAttribute });
   /** Stacks the cells under 720 px, each with its header as a label (on by default). */
   readonly responsive = input(true);
   /** A `data-testid` for each row. */
@@ -126,6 +134,7 @@ export class DataTableComponent<T> {
 
   protected readonly columns = contentChildren(DataColumnDirective);
   protected readonly detail = contentChild(DataRowDetailDirective);
+  protected readonly empty = contentChild(DataTableEmptyDirective);
   protected readonly sort = signal<{ column: number; direction: Direction } | null>(null);
   protected readonly page = signal(0);
 
