@@ -1,6 +1,12 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, untracked } from '@angular/core';
 import type { NotificationAttemptDto } from '@arrbiter/contracts';
-import { DataColumnDirective, DataTableComponent, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  DataColumnDirective,
+  DataTableComponent,
+  DataTableEmptyDirective,
+  LoadStateComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 import { PagedList } from '../../core/paged-list';
 import { eventLabel, STATUS_LABELS } from './notification-draft';
 import { NotificationsApiService } from './notifications-api.service';
@@ -8,10 +14,15 @@ import { NotificationsApiService } from './notifications-api.service';
 /** A webhook's delivery attempts, newest first, ten at a time. */
 @Component({
   selector: 'arb-webhook-attempts',
-  imports: [LoadStateComponent, TimeComponent, DataTableComponent, DataColumnDirective],
+  imports: [LoadStateComponent, TimeComponent, DataTableComponent, DataColumnDirective, DataTableEmptyDirective],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <arb-data-table class="table-wrap" [rows]="list.items()">
+    <arb-data-table
+      class="table-wrap"
+      caption="Recent deliveries to this webhook, newest first"
+      hiddenCaption
+      [rows]="list.items()"
+    >
       <ng-template arbColumn="When" [of]="list.items()" let-attempt>
         <arb-time [value]="attempt.at" />
       </ng-template>
@@ -25,6 +36,9 @@ import { NotificationsApiService } from './notifications-api.service';
           <div class="hint mono">{{ attempt.error }}</div>
         }
       </ng-template>
+      @if (list.loaded()) {
+        <ng-template arbTableEmpty>Nothing sent yet. Send a test message to try the webhook.</ng-template>
+      }
     </arb-data-table>
     <arb-load-state [loading]="list.loading()" [error]="list.error()" (retry)="list.load(true)" />
     <div class="row">
