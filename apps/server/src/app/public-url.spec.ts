@@ -31,7 +31,7 @@ async function adminFrom(t: TestApp, headers: Record<string, string>): Promise<A
   };
 }
 
-/** PUBLIC_URL unset: each request's own origin stands for it, so the first sign-in works at any address. */
+/** PUBLIC_URL unset: the first sign-in works at any address (its own origin); other origins stay refused. */
 describe('the external URL (PUBLIC_URL set or not)', () => {
   describe('with PUBLIC_URL unset', () => {
     let t: TestApp;
