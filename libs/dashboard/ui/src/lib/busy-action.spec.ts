@@ -38,6 +38,22 @@ describe('busyAction', () => {
     expect(action.error()).toBeNull();
   });
 
+  it('says what a call did when it succeeds, and takes a notice from the page', async () => {
+    const action = busyAction();
+    await action.run(
+      () => Promise.resolve('Movies'),
+      (name) => `Saved ${name}.`,
+    );
+    expect(action.notice()).toEqual({ ok: true, text: 'Saved Movies.' });
+    expect(action.error()).toBeNull();
+    await action.run(() => Promise.resolve(1), 'Done.');
+    expect(action.notice()).toEqual({ ok: true, text: 'Done.' });
+    await action.run(() => Promise.reject(new Error('Refused.')), 'Done.');
+    expect(action.notice()).toEqual({ ok: false, text: 'Refused.' });
+    action.say({ ok: false, text: 'Enter a name.' });
+    expect(action.error()).toBe('Enter a name.');
+  });
+
   it('stays busy until the last of overlapping calls ends', async () => {
     const action = busyAction();
     let first!: () => void;
