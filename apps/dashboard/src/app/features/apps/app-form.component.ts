@@ -11,7 +11,7 @@ import {
   untracked,
 } from '@angular/core';
 import type { AppDto, TemplateDto, TemplateFitResponse } from '@arrbiter/contracts';
-import { describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
+import { busyAction, LoadStateComponent } from '@arrbiter/dashboard/ui';
 import { Loadable } from '../../core/loadable';
 import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
 import { clientForTemplate } from '../known-clients/known-clients';
@@ -26,7 +26,7 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
   imports: [AppNameFieldsComponent, LoadStateComponent, TemplateFitComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="busy()">
+    <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="saving.busy()">
       <h2>{{ app() ? 'Edit app' : 'New app' }}</h2>
       <div class="form-grid">
         <arb-app-name-fields
@@ -73,8 +73,8 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
         <p class="error" role="alert">{{ message }}</p>
       }
       <div class="form-actions">
-        <button type="submit" class="primary" [disabled]="busy()">
-          {{ busy() ? 'Saving…' : app() ? 'Save app' : 'Create app' }}
+        <button type="submit" class="primary" [disabled]="saving.busy()">
+          {{ saving.busy() ? 'Saving…' : app() ? 'Save app' : 'Create app' }}
         </button>
         <button type="button" (click)="closed.emit()">Cancel</button>
       </div>
@@ -102,8 +102,7 @@ export class AppFormComponent {
   protected readonly active = linkedSignal(() => this.app()?.active ?? true);
   /** The slug follows the name until the administrator types one. */
   protected readonly slugEdited = linkedSignal(() => this.app() !== null);
-  protected readonly busy = signal(false);
-  private readonly error = signal<string | null>(null);
+  protected readonly saving = busyAction();
   private readonly touched = signal(false);
   protected readonly knownClients = new Loadable(() => this.knownClientsApi.list());
   /** The known client the chosen template was written for. */
@@ -120,7 +119,7 @@ export class AppFormComponent {
     return fit && fit.templateId === this.templateId() && fit.client === this.fitClient()?.id ? fit : null;
   });
   protected readonly problem = computed(() => {
-    if (this.error()) return this.error();
+    if (this.saving.error()) return this.saving.error();
     if (!this.touched()) return null;
     return appNameProblem(this.name(), this.slug());
   });
@@ -139,24 +138,20 @@ export class AppFormComponent {
 
   protected async submit(): Promise<void> {
     this.touched.set(true);
-    this.error.set(null);
+    this.saving.clear();
     if (this.problem()) return;
-    this.busy.set(true);
     const request = {
       name: this.name().trim(),
       slug: this.slug(),
       templateId: this.templateId() || null,
       active: this.active(),
     };
-    try {
-      const current = this.app();
-      const result = current ? await this.api.update(current.id, request) : await this.api.create(request);
-      this.touched.set(false);
-      this.saved.emit(result);
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.busy.set(false);
-    }
+    const current = this.app();
+    const outcome = await this.saving.run(() =>
+      current ? this.api.update(current.id, request) : this.api.create(request),
+    );
+    if (!outcome.ok) return;
+    this.touched.set(false);
+    this.saved.emit(outcome.value);
   }
 }

@@ -13,7 +13,7 @@ import {
 } from '@angular/core';
 import type { AppDto } from '@arrbiter/contracts';
 import { AppsApiService } from './apps-api.service';
-import { describeError, slugify } from '@arrbiter/dashboard/ui';
+import { busyAction, slugify } from '@arrbiter/dashboard/ui';
 import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.component';
 
 /**
@@ -26,7 +26,7 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <dialog #dialog class="card modal" aria-labelledby="clone-title" (close)="closed.emit()">
-      <form (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="busy()">
+      <form (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="cloning.busy()">
         <h2 id="clone-title">Clone {{ app().name }}</h2>
         <p class="hint">
           The copy gets the same template, state, permissions, rate limits and response scrubbing, and a new key for
@@ -40,7 +40,9 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
         }
         <div class="actions">
           <button type="button" (click)="dialog.close()">Cancel</button>
-          <button type="submit" class="primary" [disabled]="busy()">{{ busy() ? 'Cloning…' : 'Clone app' }}</button>
+          <button type="submit" class="primary" [disabled]="cloning.busy()">
+            {{ cloning.busy() ? 'Cloning…' : 'Clone app' }}
+          </button>
         </div>
       </form>
     </dialog>
@@ -62,11 +64,10 @@ export class CloneAppDialogComponent {
   protected readonly name = signal('');
   protected readonly slug = signal('');
   protected readonly slugEdited = signal(false);
-  protected readonly busy = signal(false);
-  private readonly error = signal<string | null>(null);
+  protected readonly cloning = busyAction();
   private readonly touched = signal(false);
   protected readonly problem = computed(() => {
-    if (this.error()) return this.error();
+    if (this.cloning.error()) return this.cloning.error();
     if (!this.touched()) return null;
     return appNameProblem(this.name(), this.slug());
   });
@@ -87,17 +88,13 @@ export class CloneAppDialogComponent {
 
   protected async submit(): Promise<void> {
     this.touched.set(true);
-    this.error.set(null);
+    this.cloning.clear();
     if (this.problem()) return;
-    this.busy.set(true);
-    try {
-      const copy = await this.api.clone(this.app().id, { name: this.name().trim(), slug: this.slug() });
-      this.cloned.emit(copy);
-      this.dialog().nativeElement.close();
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.cloning.run(() =>
+      this.api.clone(this.app().id, { name: this.name().trim(), slug: this.slug() }),
+    );
+    if (!outcome.ok) return;
+    this.cloned.emit(outcome.value);
+    this.dialog().nativeElement.close();
   }
 }

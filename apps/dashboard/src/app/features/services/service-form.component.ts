@@ -10,7 +10,7 @@ import {
 } from '@angular/core';
 import type { ServiceDto } from '@arrbiter/contracts';
 import { ServicesApiService } from './services-api.service';
-import { describeError } from '@arrbiter/dashboard/ui';
+import { busyAction } from '@arrbiter/dashboard/ui';
 
 /** Base URLs the server accepts: http(s), no credentials, query, fragment or API prefix. */
 export function baseUrlProblem(value: string): string | null {
@@ -32,7 +32,7 @@ export function baseUrlProblem(value: string): string | null {
   selector: 'arb-service-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="busy()">
+    <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="saving.busy()">
       <h2>{{ service() ? 'Edit ' + service()?.name : 'Add a service' }}</h2>
       <div class="form-grid">
         <div class="field">
@@ -66,7 +66,7 @@ export function baseUrlProblem(value: string): string | null {
           }}</small>
         </div>
       </div>
-      @if (busy()) {
+      @if (saving.busy()) {
         <p class="muted" role="status"><span class="spinner" aria-hidden="true"></span> Contacting {{ baseUrl() }}…</p>
       }
       @if (problem(); as message) {
@@ -78,7 +78,7 @@ export function baseUrlProblem(value: string): string | null {
         </p>
       }
       <div class="form-actions">
-        <button type="submit" class="primary" [disabled]="busy()">
+        <button type="submit" class="primary" [disabled]="saving.busy()">
           {{ service() ? 'Save service' : 'Add service' }}
         </button>
         <button type="button" (click)="closed.emit()">{{ found() && !service() ? 'Done' : 'Cancel' }}</button>
@@ -95,12 +95,11 @@ export class ServiceFormComponent {
 
   protected readonly baseUrl = linkedSignal(() => this.service()?.baseUrl ?? '');
   protected readonly apiKey = signal('');
-  protected readonly busy = signal(false);
-  private readonly error = signal<string | null>(null);
+  protected readonly saving = busyAction();
   private readonly touched = signal(false);
   protected readonly found = signal<ServiceDto | null>(null);
   protected readonly problem = computed(() => {
-    if (this.error()) return this.error();
+    if (this.saving.error()) return this.saving.error();
     if (!this.touched()) return null;
     if (!this.service() && !this.apiKey().trim()) return 'Enter the service’s API key.';
     return baseUrlProblem(this.baseUrl().trim());
@@ -108,26 +107,22 @@ export class ServiceFormComponent {
 
   protected async submit(): Promise<void> {
     this.touched.set(true);
-    this.error.set(null);
+    this.saving.clear();
     this.found.set(null);
     if (this.problem()) return;
-    this.busy.set(true);
-    try {
-      const baseUrl = this.baseUrl().trim();
-      const apiKey = this.apiKey().trim();
-      const current = this.service();
-      const result = current
-        ? await this.api.update(current.id, { baseUrl, ...(apiKey ? { apiKey } : {}) })
-        : await this.api.create({ baseUrl, apiKey });
-      this.found.set(result);
-      this.apiKey.set('');
-      this.touched.set(false);
-      if (!current) this.baseUrl.set('');
-      this.saved.emit(result);
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.busy.set(false);
-    }
+    const baseUrl = this.baseUrl().trim();
+    const apiKey = this.apiKey().trim();
+    const current = this.service();
+    const outcome = await this.saving.run(() =>
+      current
+        ? this.api.update(current.id, { baseUrl, ...(apiKey ? { apiKey } : {}) })
+        : this.api.create({ baseUrl, apiKey }),
+    );
+    if (!outcome.ok) return;
+    this.found.set(outcome.value);
+    this.apiKey.set('');
+    this.touched.set(false);
+    if (!current) this.baseUrl.set('');
+    this.saved.emit(outcome.value);
   }
 }

@@ -5,7 +5,7 @@ import { HttpErrorResponse } from '@angular/common/http';
 import type { SignInMethodsResponse } from '@arrbiter/contracts';
 import { AuthService } from '../../core/auth.service';
 import { LogoComponent } from '../../layout/logo.component';
-import { describeError } from '@arrbiter/dashboard/ui';
+import { busyAction, describeError } from '@arrbiter/dashboard/ui';
 
 /** Only same-app paths are followed after sign-in (never another origin). */
 function safeNext(value: string | null): string {
@@ -59,11 +59,11 @@ export const SSO_REASONS: Record<string, string> = {
             />
             <label for="password">Password</label>
             <input id="password" type="password" formControlName="password" autocomplete="current-password" required />
-            @if (error()) {
-              <p class="error" role="alert">{{ error() }}</p>
+            @if (signingIn.error(); as message) {
+              <p class="error" role="alert">{{ message }}</p>
             }
-            <button type="submit" [class.primary]="!methods()?.sso" [disabled]="busy()">
-              {{ busy() ? 'Signing in…' : 'Sign in' }}
+            <button type="submit" [class.primary]="!methods()?.sso" [disabled]="signingIn.busy()">
+              {{ signingIn.busy() ? 'Signing in…' : 'Sign in' }}
             </button>
           </form>
         } @else if (!methods()?.sso) {
@@ -126,8 +126,10 @@ export class SignInPage implements OnInit {
   private readonly route = inject(ActivatedRoute);
 
   protected readonly methods = signal<SignInMethodsResponse | null>(null);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly signingIn = busyAction({
+    describe: (error) =>
+      error instanceof HttpErrorResponse && error.status === 401 ? 'Wrong username or password.' : describeError(error),
+  });
   protected readonly ssoError = computed(() => {
     const reason = this.route.snapshot.queryParamMap.get('sso');
     return reason === null ? null : (SSO_REASONS[reason] ?? SSO_REASONS['failed']);
@@ -147,23 +149,13 @@ export class SignInPage implements OnInit {
 
   protected async submit(): Promise<void> {
     if (this.form.invalid) {
-      this.error.set('Enter your username and password.');
+      this.signingIn.say({ ok: false, text: 'Enter your username and password.' });
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    try {
+    const outcome = await this.signingIn.run(async () => {
       await this.auth.signIn(this.form.getRawValue());
       await this.router.navigateByUrl(safeNext(this.route.snapshot.queryParamMap.get('next')));
-    } catch (error) {
-      this.error.set(
-        error instanceof HttpErrorResponse && error.status === 401
-          ? 'Wrong username or password.'
-          : describeError(error),
-      );
-      this.form.controls.password.reset();
-    } finally {
-      this.busy.set(false);
-    }
+    });
+    if (!outcome.ok) this.form.controls.password.reset();
   }
 }
