@@ -11,8 +11,8 @@ import { AppsApiService } from './apps-api.service';
 import { ProxiesApiService } from './proxies-api.service';
 import { isLearning } from './proxy/learning';
 import {
+  busyAction,
   ConfirmService,
-  describeError,
   LoadStateComponent,
   PageHeaderComponent,
   TimeComponent,
@@ -76,12 +76,14 @@ import {
             [value]="templateName()"
             (input)="templateName.set($any($event.target).value)"
           />
-          <button type="submit" class="primary" [disabled]="busy() || !templateName()?.trim()">Save template</button>
+          <button type="submit" class="primary" [disabled]="action.busy() || !templateName()?.trim()">
+            Save template
+          </button>
           <button type="button" (click)="templateName.set(null)">Cancel</button>
           <span class="hint">Saves this app’s proxies’ effective allowlists as a local template.</span>
         </form>
       }
-      @if (message(); as m) {
+      @if (action.notice(); as m) {
         <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
       }
 
@@ -119,7 +121,7 @@ import {
                 <option [value]="s.id" [selected]="s.id === serviceId()">{{ s.name }} ({{ s.type }})</option>
               }
             </select>
-            <button type="submit" class="primary" [disabled]="busy() || !serviceId()">Add proxy</button>
+            <button type="submit" class="primary" [disabled]="action.busy() || !serviceId()">Add proxy</button>
             @if (services.value()?.length === 0) {
               <span class="hint">No services yet: <a routerLink="/services">add one first</a>.</span>
             }
@@ -164,13 +166,12 @@ export class AppDetailPage {
   protected readonly services = new Loadable(() => this.servicesApi.list());
   protected readonly templates = new Loadable(() => this.templatesApi.list());
   protected readonly editing = signal(false);
-  protected readonly busy = signal(false);
+  protected readonly action = busyAction();
   protected readonly serviceId = signal('');
   /** Whether the clone dialog is open. */
   protected readonly cloning = signal(false);
   /** The save-as-template form's name; null while the form is closed. */
   protected readonly templateName = signal<string | null>(null);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly learning = isLearning;
 
   /** Services this app has no proxy for yet (one proxy per service per app). */
@@ -198,16 +199,10 @@ export class AppDetailPage {
   }
 
   protected async addProxy(app: AppDto): Promise<void> {
-    this.message.set(null);
-    this.busy.set(true);
-    try {
+    await this.action.run(async () => {
       const proxy = await this.proxiesApi.create(app.id, this.serviceId());
       await this.router.navigate(['/apps', app.id, 'proxies', proxy.id, 'connection']);
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.busy.set(false);
-    }
+    });
   }
 
   /** Shows the new app. */
@@ -219,17 +214,11 @@ export class AppDetailPage {
   protected async saveAsTemplate(app: AppDto): Promise<void> {
     const name = this.templateName()?.trim();
     if (!name) return;
-    this.message.set(null);
-    this.busy.set(true);
-    try {
-      const template = await this.appsApi.saveAsTemplate(app.id, { name });
-      this.templateName.set(null);
-      this.message.set({ ok: true, text: `Saved as template “${template.name}”.` });
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.action.run(
+      () => this.appsApi.saveAsTemplate(app.id, { name }),
+      (template) => `Saved as template “${template.name}”.`,
+    );
+    if (outcome.ok) this.templateName.set(null);
   }
 
   protected async remove(app: AppDto): Promise<void> {
@@ -240,11 +229,9 @@ export class AppDetailPage {
       danger: true,
     });
     if (!ok) return;
-    try {
+    await this.action.run(async () => {
       await this.appsApi.remove(app.id);
       await this.router.navigate(['/apps']);
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    }
+    });
   }
 }

@@ -6,7 +6,7 @@ import { LimitsFormComponent, LimitsSummaryComponent } from '../apps/limits-form
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
 import { NotificationsSettingsComponent } from './notifications-settings.component';
-import { describeError, PageHeaderComponent } from '@arrbiter/dashboard/ui';
+import { busyAction, PageHeaderComponent } from '@arrbiter/dashboard/ui';
 
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({
@@ -37,7 +37,7 @@ import { describeError, PageHeaderComponent } from '@arrbiter/dashboard/ui';
         <arb-limits-form
           *arbCan="'owner'; else readOnly"
           [value]="value"
-          [busy]="busy()"
+          [busy]="saving.busy()"
           saveLabel="Save defaults"
           labelledBy="defaults-title"
           (save)="save($event)"
@@ -51,7 +51,7 @@ import { describeError, PageHeaderComponent } from '@arrbiter/dashboard/ui';
       } @else {
         <p class="hint" role="status">Loading…</p>
       }
-      @if (message(); as m) {
+      @if (saving.notice(); as m) {
         <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
       }
     </section>
@@ -62,23 +62,17 @@ import { describeError, PageHeaderComponent } from '@arrbiter/dashboard/ui';
 export class SettingsPage implements OnInit {
   private readonly api = inject(ProxiesApiService);
   protected readonly defaults = new Loadable<ProxyDefaults>(() => this.api.defaults());
-  protected readonly busy = signal(false);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly saving = busyAction();
 
   ngOnInit(): void {
     void this.defaults.load();
   }
 
   protected async save(value: ProxyDefaults): Promise<void> {
-    this.busy.set(true);
-    this.message.set(null);
-    try {
-      this.defaults.set(await this.api.saveDefaults(value));
-      this.message.set({ ok: true, text: 'Saved: proxies created from now on start with these.' });
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.saving.run(
+      () => this.api.saveDefaults(value),
+      'Saved: proxies created from now on start with these.',
+    );
+    if (outcome.ok) this.defaults.set(outcome.value);
   }
 }

@@ -8,8 +8,11 @@ import { connectionFields } from './connection-fields';
 import { KeyRotationComponent } from './key-rotation.component';
 import { LearningControlComponent, LearningStateComponent } from './learning-control.component';
 import { ProxyContext } from './proxy-context';
-import { ConfirmService, CopyButtonComponent, describeError, TimeComponent } from '@arrbiter/dashboard/ui';
+import { busyAction, ConfirmService, CopyButtonComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 import { previousKeyUse } from './grace';
+
+/** The sentence a call returns is what the page says once it succeeds. */
+const said = (text: string) => text;
 
 /** What a client needs (Proxy URL, key, how-to), key rotation, the active switch and learning mode. */
 @Component({
@@ -130,7 +133,7 @@ import { previousKeyUse } from './grace';
           <div class="form-actions" *arbCan="'editor'">
             <button type="button" class="danger" (click)="remove(p)" [disabled]="busy()">Delete proxy</button>
           </div>
-          @if (message(); as m) {
+          @if (action.notice(); as m) {
             <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
           }
         </section>
@@ -147,7 +150,7 @@ import { previousKeyUse } from './grace';
           <ng-template #limitsSummary
             ><arb-limits-summary [value]="{ rateLimit: p.rateLimit, scrub: p.scrub }"
           /></ng-template>
-          @if (limitsMessage(); as m) {
+          @if (limits.notice(); as m) {
             <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
           }
         </section>
@@ -188,9 +191,10 @@ export class ConnectionTab {
   private readonly router = inject(Router);
   protected readonly revealed = signal(false);
   protected readonly previousUse = (previous: PreviousKeyDto) => previousKeyUse(previous);
-  protected readonly busy = signal(false);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
-  protected readonly limitsMessage = signal<{ ok: boolean; text: string } | null>(null);
+  /** The proxy's state and deletion; the limits form says its own outcome. */
+  protected readonly action = busyAction();
+  protected readonly limits = busyAction();
+  protected readonly busy = computed(() => this.action.busy() || this.limits.busy());
   protected readonly fields = computed(() => {
     const url = this.context.proxy.value()?.proxyUrl;
     return url ? connectionFields(url) : null;
@@ -198,11 +202,11 @@ export class ConnectionTab {
   protected readonly apiVersion = computed(() => this.context.service.value()?.apiVersions[0] ?? 'v3');
 
   protected async setActive(proxy: ProxyDetailsDto, active: boolean): Promise<void> {
-    await this.run(async () => {
+    await this.action.run(async () => {
       const updated: ProxyDto = await this.api.setActive(proxy.id, active);
       this.context.update(updated);
       return active ? 'Proxy activated.' : 'Proxy deactivated: its calls now get 401.';
-    });
+    }, said);
   }
 
   protected async remove(proxy: ProxyDetailsDto): Promise<void> {
@@ -213,30 +217,17 @@ export class ConnectionTab {
       danger: true,
     });
     if (!ok) return;
-    await this.run(async () => {
+    await this.action.run(async () => {
       await this.api.remove(proxy.id);
       await this.router.navigate(['/apps', proxy.appId]);
       return 'Deleted.';
-    });
+    }, said);
   }
 
   protected async saveLimits(proxy: ProxyDetailsDto, limits: ProxyDefaults): Promise<void> {
-    await this.run(async () => {
+    await this.limits.run(async () => {
       await this.api.saveLimits(proxy, limits);
       this.context.update(limits);
-      return 'Saved: the next call sees it.';
-    }, this.limitsMessage);
-  }
-
-  private async run(action: () => Promise<string>, message = this.message): Promise<void> {
-    this.busy.set(true);
-    message.set(null);
-    try {
-      message.set({ ok: true, text: await action() });
-    } catch (error) {
-      message.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.busy.set(false);
-    }
+    }, 'Saved: the next call sees it.');
   }
 }
