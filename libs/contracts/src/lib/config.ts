@@ -1,4 +1,6 @@
-import type { AllowlistMap, Grant, ProxyDefaults, RateLimit, TemplateRepositorySettings } from './admin';
+import type { AllowlistMap, Grant } from './admin/common';
+import type { ProxyDefaults, RateLimit } from './admin/proxies';
+import type { TemplateRepositorySettings } from './admin/templates';
 import type { NotificationEventType, NotificationFormat } from './notifications';
 
 /** The version of the declarative configuration document this server reads and writes. */

@@ -1,4 +1,5 @@
-import type { AllowlistMap, RevisionDto } from './admin';
+import type { AllowlistMap } from './admin/common';
+import type { RevisionDto } from './admin/revisions';
 
 /** Where a known client's call is made: a file and function of the client's source (or of a library it uses). */
 export interface KnownClientCallSourceDto {
