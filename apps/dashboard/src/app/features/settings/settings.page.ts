@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, OnInit } from '@angular/core';
 import type { ProxyDefaults } from '@arrbiter/contracts';
 import { Loadable } from '../../core/loadable';
 import { CanDirective } from '../../core/can.directive';
