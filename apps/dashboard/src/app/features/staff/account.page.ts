@@ -2,10 +2,10 @@ import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@ang
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import type { AuthSessionDto, SignInMethodsResponse } from '@arrbiter/contracts';
 import {
+  busyAction,
   ConfirmService,
   DataColumnDirective,
   DataTableComponent,
-  describeError,
   LoadStateComponent,
   PageHeaderComponent,
   TimeComponent,
@@ -66,11 +66,11 @@ export const MIN_PASSWORD_LENGTH = 12;
             <label for="repeat-password">New password again</label>
             <input id="repeat-password" type="password" formControlName="repeat" autocomplete="new-password" />
           </div>
-          @if (passwordMessage(); as m) {
+          @if (changing.notice(); as m) {
             <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
           }
           <div class="form-actions">
-            <button type="submit" class="primary" [disabled]="busy()">Change password</button>
+            <button type="submit" class="primary" [disabled]="changing.busy()">Change password</button>
           </div>
         </form>
       </section>
@@ -79,7 +79,7 @@ export const MIN_PASSWORD_LENGTH = 12;
     <section class="card pad" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>
       <arb-load-state [loading]="sessions.loading()" [error]="sessions.error()" (retry)="sessions.load()" />
-      @if (sessionMessage(); as m) {
+      @if (ending.error(); as m) {
         <p class="error" role="alert">{{ m }}</p>
       }
       @if (sessions.value(); as list) {
@@ -143,9 +143,8 @@ export class AccountPage implements OnInit {
   protected readonly minLength = MIN_PASSWORD_LENGTH;
   protected readonly sessions = new Loadable(() => this.api.sessions());
   protected readonly methods = signal<SignInMethodsResponse | null>(null);
-  protected readonly busy = signal(false);
-  protected readonly passwordMessage = signal<{ ok: boolean; text: string } | null>(null);
-  protected readonly sessionMessage = signal<string | null>(null);
+  protected readonly changing = busyAction();
+  protected readonly ending = busyAction();
   protected readonly password = new FormGroup({
     currentPassword: new FormControl('', { nonNullable: true, validators: [Validators.required] }),
     newPassword: new FormControl('', {
@@ -165,26 +164,21 @@ export class AccountPage implements OnInit {
 
   protected async changePassword(): Promise<void> {
     const { currentPassword, newPassword, repeat } = this.password.getRawValue();
-    if (!currentPassword) return this.passwordMessage.set({ ok: false, text: 'Enter your current password.' });
+    if (!currentPassword) return this.changing.say({ ok: false, text: 'Enter your current password.' });
     if (newPassword.length < MIN_PASSWORD_LENGTH) {
-      return this.passwordMessage.set({
+      return this.changing.say({
         ok: false,
         text: `The new password needs at least ${MIN_PASSWORD_LENGTH} characters.`,
       });
     }
-    if (newPassword !== repeat) return this.passwordMessage.set({ ok: false, text: 'The two new passwords differ.' });
-    this.busy.set(true);
-    this.passwordMessage.set(null);
-    try {
-      await this.api.changePassword({ currentPassword, newPassword });
-      this.password.reset();
-      this.passwordMessage.set({ ok: true, text: 'Password changed. Your other sessions were signed out.' });
-      await this.sessions.load();
-    } catch (error) {
-      this.passwordMessage.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.busy.set(false);
-    }
+    if (newPassword !== repeat) return this.changing.say({ ok: false, text: 'The two new passwords differ.' });
+    const outcome = await this.changing.run(
+      () => this.api.changePassword({ currentPassword, newPassword }),
+      'Password changed. Your other sessions were signed out.',
+    );
+    if (!outcome.ok) return;
+    this.password.reset();
+    await this.sessions.load();
   }
 
   protected async endSession(session: AuthSessionDto): Promise<void> {
@@ -194,12 +188,7 @@ export class AccountPage implements OnInit {
       confirmLabel: 'Sign out',
     });
     if (!ok) return;
-    this.sessionMessage.set(null);
-    try {
-      await this.api.endSession(session.id);
-      this.sessions.set((this.sessions.value() ?? []).filter((s) => s.id !== session.id));
-    } catch (error) {
-      this.sessionMessage.set(describeError(error));
-    }
+    const outcome = await this.ending.run(() => this.api.endSession(session.id));
+    if (outcome.ok) this.sessions.set((this.sessions.value() ?? []).filter((s) => s.id !== session.id));
   }
 }

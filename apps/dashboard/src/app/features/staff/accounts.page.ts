@@ -1,12 +1,12 @@
-import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, OnInit, signal } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { ADMIN_ROLES, type AdminAccountDto, type AdminRole } from '@arrbiter/contracts';
 import {
+  busyAction,
   ConfirmService,
   DataColumnDirective,
   DataRowDetailDirective,
   DataTableComponent,
-  describeError,
   LoadStateComponent,
   PageHeaderComponent,
   TimeComponent,
@@ -78,13 +78,13 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
             <button type="button" (click)="adding.set(false)">Cancel</button>
           </div>
         </form>
-        @if (formError(); as e) {
+        @if (creating.error(); as e) {
           <p class="error" role="alert">{{ e }}</p>
         }
       </section>
     }
 
-    @if (message(); as m) {
+    @if (action.notice(); as m) {
       <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
     }
     <arb-load-state [loading]="accounts.loading()" [error]="accounts.error()" (retry)="accounts.load()" />
@@ -181,10 +181,11 @@ export class AccountsPage implements OnInit {
   protected readonly minLength = MIN_PASSWORD_LENGTH;
   protected readonly accounts = new Loadable(() => this.api.accounts());
   protected readonly adding = signal(false);
-  protected readonly busy = signal(false);
+  /** The account form's call (its error shows in the form) and the list's calls (a line above it). */
+  protected readonly creating = busyAction();
+  protected readonly action = busyAction();
+  protected readonly busy = computed(() => this.creating.busy() || this.action.busy());
   protected readonly settingPassword = signal<string | null>(null);
-  protected readonly formError = signal<string | null>(null);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly form = new FormGroup({
     username: new FormControl('', {
       nonNullable: true,
@@ -201,59 +202,51 @@ export class AccountsPage implements OnInit {
   protected async create(): Promise<void> {
     const { username, role, password } = this.form.getRawValue();
     if (!USERNAME.test(username.trim())) {
-      return this.formError.set('Usernames are 1–64 letters, digits, dots, dashes, underscores or @.');
+      return this.creating.say({
+        ok: false,
+        text: 'Usernames are 1–64 letters, digits, dots, dashes, underscores or @.',
+      });
     }
     if (password && password.length < MIN_PASSWORD_LENGTH) {
-      return this.formError.set(`A password needs at least ${MIN_PASSWORD_LENGTH} characters (or leave it empty).`);
+      return this.creating.say({
+        ok: false,
+        text: `A password needs at least ${MIN_PASSWORD_LENGTH} characters (or leave it empty).`,
+      });
     }
-    await this.run(
-      async () => {
-        const account = await this.api.createAccount({
-          username: username.trim(),
-          role,
-          password: password || undefined,
-        });
-        this.accounts.set(
-          [...(this.accounts.value() ?? []), account].sort((x, y) => x.username.localeCompare(y.username)),
-        );
-        this.form.reset({ username: '', role: 'viewer', password: '' });
-        this.adding.set(false);
-        this.message.set({ ok: true, text: `Account “${account.username}” created as ${account.role}.` });
-      },
-      (text) => this.formError.set(text),
+    this.action.clear();
+    const outcome = await this.creating.run(() =>
+      this.api.createAccount({ username: username.trim(), role, password: password || undefined }),
     );
+    if (!outcome.ok) return;
+    const account = outcome.value;
+    this.accounts.set([...(this.accounts.value() ?? []), account].sort((x, y) => x.username.localeCompare(y.username)));
+    this.form.reset({ username: '', role: 'viewer', password: '' });
+    this.adding.set(false);
+    this.action.say({ ok: true, text: `Account “${account.username}” created as ${account.role}.` });
   }
 
   protected async setRole(account: AdminAccountDto, select: HTMLSelectElement): Promise<void> {
     const role = select.value as AdminRole;
-    await this.run(
-      async () => {
-        this.replace(await this.api.updateAccount(account.id, { role }));
-        this.message.set({ ok: true, text: `${account.username} is now ${role}.` });
-        // Owners who demote themselves lose this page.
-        if (account.username === this.auth.username()) await this.auth.ensureSession(true);
-      },
-      (text) => {
-        // The server kept the role (the last owner stays): so does the picker.
-        select.value = account.role;
-        this.message.set({ ok: false, text });
-      },
-    );
+    this.creating.clear();
+    const outcome = await this.action.run(async () => {
+      this.replace(await this.api.updateAccount(account.id, { role }));
+      // Owners who demote themselves lose this page.
+      if (account.username === this.auth.username()) await this.auth.ensureSession(true);
+    }, `${account.username} is now ${role}.`);
+    // The server kept the role (the last owner stays): so does the picker.
+    if (!outcome.ok) select.value = account.role;
   }
 
   protected async setPassword(account: AdminAccountDto, password: string): Promise<void> {
     if (password.length < MIN_PASSWORD_LENGTH) {
-      this.message.set({ ok: false, text: `A password needs at least ${MIN_PASSWORD_LENGTH} characters.` });
+      this.action.say({ ok: false, text: `A password needs at least ${MIN_PASSWORD_LENGTH} characters.` });
       return;
     }
-    await this.run(
-      async () => {
-        this.replace(await this.api.updateAccount(account.id, { password }));
-        this.settingPassword.set(null);
-        this.message.set({ ok: true, text: `Password of ${account.username} set; their sessions ended.` });
-      },
-      (text) => this.message.set({ ok: false, text }),
-    );
+    this.creating.clear();
+    await this.action.run(async () => {
+      this.replace(await this.api.updateAccount(account.id, { password }));
+      this.settingPassword.set(null);
+    }, `Password of ${account.username} set; their sessions ended.`);
   }
 
   protected async remove(account: AdminAccountDto): Promise<void> {
@@ -264,30 +257,14 @@ export class AccountsPage implements OnInit {
       danger: true,
     });
     if (!ok) return;
-    await this.run(
-      async () => {
-        await this.api.removeAccount(account.id);
-        this.accounts.set((this.accounts.value() ?? []).filter((a) => a.id !== account.id));
-        this.message.set({ ok: true, text: `Account “${account.username}” deleted.` });
-      },
-      (text) => this.message.set({ ok: false, text }),
-    );
+    this.creating.clear();
+    await this.action.run(async () => {
+      await this.api.removeAccount(account.id);
+      this.accounts.set((this.accounts.value() ?? []).filter((a) => a.id !== account.id));
+    }, `Account “${account.username}” deleted.`);
   }
 
   private replace(account: AdminAccountDto): void {
     this.accounts.set((this.accounts.value() ?? []).map((a) => (a.id === account.id ? account : a)));
-  }
-
-  private async run(work: () => Promise<void>, failed: (text: string) => void): Promise<void> {
-    this.busy.set(true);
-    this.message.set(null);
-    this.formError.set(null);
-    try {
-      await work();
-    } catch (error) {
-      failed(describeError(error));
-    } finally {
-      this.busy.set(false);
-    }
   }
 }

@@ -2,11 +2,11 @@ import { ChangeDetectionStrategy, Component, computed, inject, OnInit, signal } 
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { ADMIN_ROLES, type AdminRole, type ApiTokenDto } from '@arrbiter/contracts';
 import {
+  busyAction,
   ConfirmService,
   CopyButtonComponent,
   DataColumnDirective,
   DataTableComponent,
-  describeError,
   EmptyStateComponent,
   LoadStateComponent,
   PageHeaderComponent,
@@ -77,10 +77,10 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
           </div>
         </div>
         <div class="form-actions">
-          <button type="submit" class="primary" [disabled]="busy()">Create token</button>
+          <button type="submit" class="primary" [disabled]="creating.busy()">Create token</button>
         </div>
       </form>
-      @if (formError(); as e) {
+      @if (creating.error(); as e) {
         <p class="error" role="alert">{{ e }}</p>
       }
       @if (created(); as c) {
@@ -101,7 +101,7 @@ export const ROLE_DESCRIPTIONS: Record<AdminRole, string> = {
     <section class="card table-wrap" aria-labelledby="tokens-title">
       <h2 id="tokens-title" class="pad-title">{{ auth.can('owner') ? 'All tokens' : 'Your tokens' }}</h2>
       <arb-load-state [loading]="tokens.loading()" [error]="tokens.error()" (retry)="tokens.load()" />
-      @if (listError(); as e) {
+      @if (revoking.error(); as e) {
         <p class="error" role="alert">{{ e }}</p>
       }
       @if (tokens.value(); as list) {
@@ -177,9 +177,8 @@ export class TokensPage implements OnInit {
   protected readonly tokens = new Loadable(() => this.api.tokens());
   /** The roles a token of this administrator may have: up to their own. */
   protected readonly roles = computed(() => ADMIN_ROLES.filter((role) => this.auth.can(role)));
-  protected readonly busy = signal(false);
-  protected readonly formError = signal<string | null>(null);
-  protected readonly listError = signal<string | null>(null);
+  protected readonly creating = busyAction();
+  protected readonly revoking = busyAction();
   protected readonly created = signal<{ name: string; token: string } | null>(null);
   protected readonly tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   protected readonly form = new FormGroup({
@@ -195,22 +194,19 @@ export class TokensPage implements OnInit {
   protected async create(): Promise<void> {
     const { name, role, expiresOn } = this.form.getRawValue();
     if (!TOKEN_NAME.test(name.trim())) {
-      this.formError.set('Name the token: 1–64 letters, digits, spaces, dots, dashes or underscores.');
+      this.creating.say({
+        ok: false,
+        text: 'Name the token: 1–64 letters, digits, spaces, dots, dashes or underscores.',
+      });
       return;
     }
-    this.busy.set(true);
-    this.formError.set(null);
-    try {
-      const expiresAt = expiresOn ? new Date(`${expiresOn}T23:59:59`).toISOString() : null;
+    const expiresAt = expiresOn ? new Date(`${expiresOn}T23:59:59`).toISOString() : null;
+    await this.creating.run(async () => {
       const { token } = await this.api.createToken({ name: name.trim(), role, expiresAt });
       this.created.set({ name: name.trim(), token });
       this.form.reset({ name: '', role: 'viewer', expiresOn: '' });
       await this.tokens.load();
-    } catch (error) {
-      this.formError.set(describeError(error));
-    } finally {
-      this.busy.set(false);
-    }
+    });
   }
 
   protected async revoke(token: ApiTokenDto): Promise<void> {
@@ -221,12 +217,7 @@ export class TokensPage implements OnInit {
       danger: true,
     });
     if (!ok) return;
-    this.listError.set(null);
-    try {
-      await this.api.revokeToken(token.id);
-      this.tokens.set((this.tokens.value() ?? []).filter((t) => t.id !== token.id));
-    } catch (error) {
-      this.listError.set(describeError(error));
-    }
+    const outcome = await this.revoking.run(() => this.api.revokeToken(token.id));
+    if (outcome.ok) this.tokens.set((this.tokens.value() ?? []).filter((t) => t.id !== token.id));
   }
 }
