@@ -2,22 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { validateSync } from 'class-validator';
 import { TrustedProxies } from './trusted-proxies';
 import { parseStaffAuth } from './staff-auth-config';
 import { parseTemplateRepository } from './template-repository-config';
-import { AppConfig, LOG_LEVELS, LogLevel } from './app-config';
+import { AppConfig } from './app-config';
+import { CheckedEnvironment, checksOf, ENV_VARIABLES } from './env-variables';
 import { dataDirNotWritable } from './data-dir-access';
 import { ConfigError } from './config-error';
 import { normalPrefix } from './external-urls';
@@ -37,176 +27,20 @@ export const DEFAULT_OPENAPI_SOURCES = [
 
 const SECRET_FILE_NAME = 'secret.key';
 
-/** The raw environment, as class-validator sees it (names are the variable names, so messages name them). */
-class EnvironmentVariables {
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(65535)
-  @Min(1)
-  @IsInt()
-  PORT?: number;
+/**
+ * The checked variables as class-validator sees them (names are the variable names, so messages name
+ * them): its properties and their checks come from `ENV_VARIABLES`, in the table's order.
+ */
+class EnvironmentVariables {}
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  HOST?: string;
-
-  @IsOptional()
-  @Matches(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, {
-    message:
-      'PUBLIC_URL must be an http(s) URL such as https://arrbiter.example.com or https://home.example/arrbiter, without a query or fragment',
-  })
-  PUBLIC_URL?: string;
-
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, {
-    message: 'DATABASE_URL must be a postgres:// or postgresql:// connection string',
-  })
-  DATABASE_URL?: string;
-
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, {
-    message: 'DATABASE_LISTEN_URL must be a postgres:// or postgresql:// connection string',
-  })
-  DATABASE_LISTEN_URL?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  DATA_DIR?: string;
-
-  @IsOptional()
-  @IsString()
-  SECRET_KEY?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  SECRET_KEY_FILE?: string;
-
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._@-]{1,64}$/, {
-    message: 'ADMIN_USERNAME must be 1-64 characters of letters, digits, ".", "_", "@" or "-"',
-  })
-  ADMIN_USERNAME?: string;
-
-  @IsOptional()
-  @MaxLength(256)
-  @MinLength(12)
-  @IsString()
-  ADMIN_PASSWORD?: string;
-
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]{1,64}$/, {
-    message: 'PROXY_NAME must be 1-64 characters of letters, digits, ".", "_" or "-"',
-  })
-  PROXY_NAME?: string;
-
-  @IsOptional()
-  @IsString()
-  ALLOWED_ORIGINS?: string;
-
-  @IsOptional()
-  @IsIn(LOG_LEVELS)
-  LOG_LEVEL?: LogLevel;
-
-  @IsOptional()
-  @IsString()
-  OPENAPI_SOURCES?: string;
-
-  @IsOptional()
-  @IsString()
-  TEMPLATE_REPOSITORY?: string;
-
-  @IsOptional()
-  @IsString()
-  TEMPLATE_ROOT?: string;
-
-  @IsOptional()
-  @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
-    message:
-      'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses/CIDRs (loopback, uniquelocal…)',
-  })
-  TRUST_PROXY?: string;
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(24 * 30)
-  @Min(1)
-  @IsInt()
-  SESSION_IDLE_HOURS?: number;
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(24 * 90)
-  @Min(1)
-  @IsInt()
-  SESSION_MAX_HOURS?: number;
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(600_000)
-  @Min(100)
-  @IsInt()
-  UPSTREAM_TIMEOUT_MS?: number;
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(65535)
-  @Min(1)
-  @IsInt()
-  METRICS_PORT?: number;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  METRICS_HOST?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  CONFIG_FILE?: string;
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(3650)
-  @Min(1)
-  @IsInt()
-  USAGE_RETENTION_DAYS?: number;
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(3650)
-  @Min(1)
-  @IsInt()
-  WARNING_RETENTION_DAYS?: number;
-
-  @IsOptional()
-  @IsIn(['true', 'false'])
-  USAGE_COUNTING?: string;
-
-  @IsOptional()
-  @IsIn(['direct', 'pino'])
-  ACCESS_LOG_WRITER?: 'direct' | 'pino';
-
-  // Decorators run bottom-up: the type check comes first.
-  @IsOptional()
-  @Max(86_400)
-  @Min(0)
-  @IsInt()
-  SERVICE_CHECK_INTERVAL_SECONDS?: number;
+const CHECKED: string[] = [];
+for (const variable of ENV_VARIABLES) {
+  for (const [name, checks] of checksOf(variable)) {
+    CHECKED.push(name);
+    for (const check of checks) check(EnvironmentVariables.prototype, name);
+  }
 }
-
-const NUMERIC: readonly (keyof EnvironmentVariables)[] = [
-  'PORT',
-  'SESSION_IDLE_HOURS',
-  'SESSION_MAX_HOURS',
-  'UPSTREAM_TIMEOUT_MS',
-  'METRICS_PORT',
-  'USAGE_RETENTION_DAYS',
-  'WARNING_RETENTION_DAYS',
-  'SERVICE_CHECK_INTERVAL_SECONDS',
-];
+const INTEGERS = new Set<string>(ENV_VARIABLES.filter((v) => v.type === 'integer').map((v) => v.name));
 
 /** Reads a variable; an empty string counts as unset. */
 function pick(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -260,7 +94,7 @@ interface SecretResolution {
   problem?: string;
 }
 
-function resolveSecretKey(env: EnvironmentVariables, dataDir: string, embedded: boolean): SecretResolution {
+function resolveSecretKey(env: CheckedEnvironment, dataDir: string, embedded: boolean): SecretResolution {
   if (env.SECRET_KEY !== undefined && env.SECRET_KEY_FILE !== undefined) {
     return { problem: 'SECRET_KEY and SECRET_KEY_FILE are both set: set only one' };
   }
@@ -307,12 +141,13 @@ function resolveSecretKey(env: EnvironmentVariables, dataDir: string, embedded: 
  */
 export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()): AppConfig {
   const raw: Record<string, string | number | undefined> = {};
-  for (const name of Object.keys(new EnvironmentVariablesKeys())) {
+  for (const name of CHECKED) {
     const value = pick(environment, name);
-    raw[name] = NUMERIC.includes(name as keyof EnvironmentVariables) ? toNumber(value) : value;
+    raw[name] = INTEGERS.has(name) ? toNumber(value) : value;
   }
-  const env = plainToInstance(EnvironmentVariables, raw);
-  const problems: string[] = validateSync(env, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(
+  const checked = plainToInstance(EnvironmentVariables, raw);
+  const env = checked as CheckedEnvironment;
+  const problems: string[] = validateSync(checked, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(
     (error) => {
       const got = environment[error.property];
       return Object.values(error.constraints ?? {}).map((message) => `${message} (got ${JSON.stringify(got)})`);
@@ -458,36 +293,4 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
     ...staffAuth,
   } satisfies AppConfig);
-}
-
-/** Lists the variable names (class-validator metadata keeps no list of undecorated-at-runtime fields). */
-class EnvironmentVariablesKeys implements Required<Record<keyof EnvironmentVariables, undefined>> {
-  PORT = undefined;
-  HOST = undefined;
-  PUBLIC_URL = undefined;
-  DATABASE_URL = undefined;
-  DATA_DIR = undefined;
-  SECRET_KEY = undefined;
-  SECRET_KEY_FILE = undefined;
-  ADMIN_USERNAME = undefined;
-  ADMIN_PASSWORD = undefined;
-  PROXY_NAME = undefined;
-  ALLOWED_ORIGINS = undefined;
-  LOG_LEVEL = undefined;
-  OPENAPI_SOURCES = undefined;
-  TEMPLATE_REPOSITORY = undefined;
-  TEMPLATE_ROOT = undefined;
-  TRUST_PROXY = undefined;
-  SESSION_IDLE_HOURS = undefined;
-  SESSION_MAX_HOURS = undefined;
-  UPSTREAM_TIMEOUT_MS = undefined;
-  DATABASE_LISTEN_URL = undefined;
-  METRICS_PORT = undefined;
-  METRICS_HOST = undefined;
-  CONFIG_FILE = undefined;
-  USAGE_RETENTION_DAYS = undefined;
-  WARNING_RETENTION_DAYS = undefined;
-  USAGE_COUNTING = undefined;
-  ACCESS_LOG_WRITER = undefined;
-  SERVICE_CHECK_INTERVAL_SECONDS = undefined;
 }

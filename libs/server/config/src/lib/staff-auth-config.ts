@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { AdminRole } from '@arrbiter/contracts';
 import proxyAddr from 'proxy-addr';
+import { EnvName, envNamesReadBy } from './env-variables';
 
 /** Single sign-on through an OpenID provider (`OIDC_*`). */
 export interface OidcConfig {
@@ -39,24 +40,10 @@ export interface StaffAuthConfig {
   trustedAuth: TrustedAuthConfig | undefined;
 }
 
-/** The variables this part of the configuration reads. */
-export const STAFF_AUTH_VARIABLES = [
-  'PASSWORD_SIGN_IN',
-  'OIDC_ISSUER',
-  'OIDC_CLIENT_ID',
-  'OIDC_CLIENT_SECRET',
-  'OIDC_CLIENT_SECRET_FILE',
-  'OIDC_SCOPES',
-  'OIDC_ROLE_CLAIM',
-  'OIDC_ROLE_MAP',
-  'OIDC_DEFAULT_ROLE',
-  'OIDC_AUTO_CREATE',
-  'TRUSTED_AUTH_HEADER',
-  'TRUSTED_AUTH_FROM',
-  'TRUSTED_AUTH_AUTO_CREATE',
-] as const;
+type Variable = Extract<EnvName, 'PASSWORD_SIGN_IN' | `OIDC_${string}` | `TRUSTED_AUTH_${string}`>;
 
-type Variable = (typeof STAFF_AUTH_VARIABLES)[number];
+/** The variables this part of the configuration reads (`ENV_VARIABLES` read by `parseStaffAuth`). */
+export const STAFF_AUTH_VARIABLES = envNamesReadBy('parseStaffAuth') as readonly Variable[];
 
 const ROLES: readonly AdminRole[] = ['owner', 'editor', 'viewer'];
 const DEFAULT_SCOPES = ['openid', 'profile', 'email', 'groups'];
