@@ -9,3 +9,5 @@ export * from './lib/external-urls';
 export * from './lib/document-file';
 export * from './lib/staff-auth-config';
 export * from './lib/template-repository-config';
+export * from './lib/env-variables';
+export * from './lib/env-docs';
