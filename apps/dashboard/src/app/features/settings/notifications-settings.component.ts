@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, inject, OnInit, signal } from '@angular/core';
 import type { NotificationAttemptDto, NotificationSettings, WebhookDto } from '@arrbiter/contracts';
-import { ConfirmService, describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
+import { busyAction, ConfirmService, describeError, LoadStateComponent } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../core/can.directive';
 import { Loadable } from '../../core/loadable';
 import {
@@ -66,8 +66,8 @@ export class NotificationsSettingsComponent implements OnInit {
   protected readonly settings = new Loadable<NotificationSettings>(() => this.api.get());
   /** The open form: a new webhook (id null) or one being edited. */
   protected readonly editing = signal<WebhookDraft | null>(null);
-  protected readonly busy = signal(false);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly saving = busyAction();
+  protected readonly busy = this.saving.busy;
   protected readonly tests = signal<Record<string, TestState>>({});
   protected readonly open = signal<Record<string, boolean>>({});
   /** Bumped after a test message, so that an open list of deliveries shows it. */
@@ -136,17 +136,8 @@ export class NotificationsSettingsComponent implements OnInit {
 
   /** Saves the whole list; true when the server took it. */
   private async write(webhooks: ReturnType<typeof listWith>, success: string): Promise<boolean> {
-    this.busy.set(true);
-    this.message.set(null);
-    try {
-      this.settings.set(await this.api.save({ webhooks }));
-      this.message.set({ ok: true, text: success });
-      return true;
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-      return false;
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.saving.run(() => this.api.save({ webhooks }), success);
+    if (outcome.ok) this.settings.set(outcome.value);
+    return outcome.ok;
   }
 }

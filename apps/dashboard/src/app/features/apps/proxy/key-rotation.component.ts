@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, output, si
 import { MAX_GRACE_MINUTES, type ProxyDetailsDto } from '@arrbiter/contracts';
 import { ProxiesApiService } from '../proxies-api.service';
 import { describeMinutes, GRACE_CHOICES, graceMinutes, previousKeyUse } from './grace';
-import { ConfirmService, describeError, fullTime, TimeComponent } from '@arrbiter/dashboard/ui';
+import { busyAction, ConfirmService, fullTime, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /**
  * Rotating a proxy's key, with a grace period during which the old key keeps working; while one runs,
@@ -63,7 +63,7 @@ import { ConfirmService, describeError, fullTime, TimeComponent } from '@arrbite
       minutes): update them, watch the old key’s use drop to nothing, then end it. Rotating again ends the previous
       grace period at once.
     </p>
-    @if (message(); as m) {
+    @if (action.notice(); as m) {
       <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
     }
   `,
@@ -93,8 +93,8 @@ export class KeyRotationComponent {
   protected readonly choice = signal('none');
   protected readonly custom = signal('');
   protected readonly minutes = computed(() => graceMinutes(this.choice(), this.custom()));
-  protected readonly busy = signal(false);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly action = busyAction();
+  protected readonly busy = this.action.busy;
   protected readonly full = fullTime;
   protected readonly use = (previous: NonNullable<ProxyDetailsDto['previousKey']>) =>
     previousKeyUse(previous, fullTime);
@@ -142,16 +142,8 @@ export class KeyRotationComponent {
   }
 
   private async run(action: () => Promise<string>): Promise<void> {
-    this.busy.set(true);
-    this.message.set(null);
-    try {
-      this.message.set({ ok: true, text: await action() });
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-      // The grace period may have ended meanwhile (404): show what is true now.
-      this.refresh.emit();
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.action.run(action, (text) => text);
+    // The grace period may have ended meanwhile (404): show what is true now.
+    if (!outcome.ok) this.refresh.emit();
   }
 }

@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, output, si
 import type { ProxyDto } from '@arrbiter/contracts';
 import { ProxiesApiService } from '../proxies-api.service';
 import { isLearning, LEARNING_DURATIONS, learningDeadline } from './learning';
-import { describeError, TimeComponent } from '@arrbiter/dashboard/ui';
+import { busyAction, TimeComponent } from '@arrbiter/dashboard/ui';
 
 /** Learning mode of one proxy: start for a duration (up to 7 days) or stop, with its deadline. */
 @Component({
@@ -34,7 +34,7 @@ import { describeError, TimeComponent } from '@arrbiter/dashboard/ui';
         that expose secrets or control the server, which stay refused.
       </p>
     }
-    @if (error(); as e) {
+    @if (action.error(); as e) {
       <p class="error" role="alert">{{ e }}</p>
     }
   `,
@@ -47,8 +47,8 @@ export class LearningControlComponent {
 
   protected readonly durations = LEARNING_DURATIONS;
   protected readonly hours = signal(24);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly action = busyAction();
+  protected readonly busy = this.action.busy;
   protected readonly on = computed(() => isLearning(this.until()));
   protected readonly deadline = computed(() => {
     const until = this.until();
@@ -64,15 +64,8 @@ export class LearningControlComponent {
   }
 
   private async run(call: () => Promise<ProxyDto>): Promise<void> {
-    this.busy.set(true);
-    this.error.set(null);
-    try {
-      this.changed.emit(await call());
-    } catch (error) {
-      this.error.set(describeError(error));
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.action.run(call);
+    if (outcome.ok) this.changed.emit(outcome.value);
   }
 }
 
