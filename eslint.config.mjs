@@ -26,6 +26,12 @@ const DEP_CONSTRAINTS = [
     ],
   },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
+  // Developer tools run from npm scripts (tools/bench, tools/db): the libs and the test helpers, never an
+  // app; nothing imports them.
+  {
+    sourceTag: 'type:tool',
+    onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:contracts', 'type:testing'],
+  },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:util', 'type:contracts'] },
   {
     sourceTag: 'type:feature',
@@ -78,17 +84,11 @@ export default [
   {
     // Entity classes stay inside their domain: another domain reaches the data through the owning
     // module's exported service. A domain's `@arrbiter/server/<domain>/entities` entry point is for the
-    // DataSource's entity list (`apps/server/src/app/entities.ts`, which migrations are checked
-    // against), for other entity files (relations) and for specs and test helpers.
+    // DataSource's entity list (`libs/server/schema/src/lib/schema-entities.ts`, which migrations are
+    // checked against), for other entity files (relations) and for specs and test helpers.
     // (Patterns without a root: a project's own eslint.config.mjs, run in its folder, reuses this one.)
     files: ['**/*.ts'],
-    ignores: [
-      '**/*.spec.ts',
-      '**/src/testing/**',
-      '**/src/lib/entities/*.entity.ts',
-      '**/src/app/entities.ts',
-      '**/db/generate-migration.ts',
-    ],
+    ignores: ['**/*.spec.ts', '**/src/testing/**', '**/src/lib/entities/*.entity.ts', '**/src/lib/schema-entities.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

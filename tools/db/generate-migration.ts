@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@arrbiter/server/config';
 import { openDataSource } from '@arrbiter/server/database';
-import { ENTITIES } from '../../apps/server/src/app/entities';
+import { ENTITIES } from '@arrbiter/server/schema';
 
 const MIGRATIONS_DIR = resolve(__dirname, '../../libs/server/database/src/lib/migrations');
 

@@ -1,32 +1,5 @@
-import { AppEntity } from '@arrbiter/server/apps/entities';
-import { AUTH_ENTITIES } from '@arrbiter/server/auth/entities';
-import { OpenApiDocumentEntity } from '@arrbiter/server/catalog/entities';
-import { ProxyDefaultsEntity, ProxyEntity } from '@arrbiter/server/proxies/entities';
-import { ChangeEntity, RevisionEntity } from '@arrbiter/server/history/entities';
-import { NotificationAttemptEntity, WebhookEntity } from '@arrbiter/server/notifications/entities';
-import { ServiceEntity, ServiceHealthEntity } from '@arrbiter/server/services/entities';
-import { PendingTemplateChangeEntity, SettingEntity } from '@arrbiter/server/template-sync/entities';
-import { TemplateEntity } from '@arrbiter/server/templates/entities';
-import { UsageHourEntity, UsageRouteEntity } from '@arrbiter/server/usage/entities';
-import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
-
-/** Every entity of every domain: what the DataSource maps and what migrations must match. */
-export const ENTITIES = [
-  ...AUTH_ENTITIES,
-  ServiceEntity,
-  ServiceHealthEntity,
-  OpenApiDocumentEntity,
-  AppEntity,
-  ProxyEntity,
-  ProxyDefaultsEntity,
-  AccessWarningEntity,
-  TemplateEntity,
-  RevisionEntity,
-  ChangeEntity,
-  SettingEntity,
-  PendingTemplateChangeEntity,
-  UsageHourEntity,
-  UsageRouteEntity,
-  WebhookEntity,
-  NotificationAttemptEntity,
-];
+/**
+ * Every entity of every domain: what the DataSource maps and what migrations must match. The list
+ * lives in `libs/server/schema`, which `tools/db/generate-migration.ts` reads too.
+ */
+export { ENTITIES } from '@arrbiter/server/schema';
