@@ -3,11 +3,9 @@ import { join, resolve } from 'node:path';
 import type {
   AllowlistMap,
   AllowlistResponse,
-  AppDto,
   EndpointsResponse,
   Grant,
   Page,
-  ProxyConnectionDto,
   RevisionDto,
   ServiceDto,
   TemplateDto,
@@ -17,6 +15,7 @@ import { parseTemplateFile, TemplatesService } from '@arrbiter/server/templates'
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { random } from '../testing/random';
 import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 
 /** The fixture template repository (`<serviceType>/<name>.json`, real community templates). */
 const FIXTURE = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
@@ -129,9 +128,7 @@ describe('allowlist agreement: the dashboard draft and the server', () => {
     t = await startTestApp({ OPENAPI_SOURCES: 'none' });
     admin = await t.admin();
     upstream = await FakeServarr.start({ type: 'radarr' });
-    service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
+    service = await seedService(admin, upstream);
     // Each file becomes the block of the one service type under test (a template's content is all that matters).
     const store = t.app.get(TemplatesService);
     const set = new Map(FILES.map((f) => [f.name, { [service.type]: f.block }]));
@@ -154,18 +151,10 @@ describe('allowlist agreement: the dashboard draft and the server', () => {
     '%s: identical effective allowlists, per-route grants and added/removed grants',
     async (file, name, i) => {
       const rng = random(seedOf(file));
-      const app = (
-        await admin
-          .post('/api/admin/v1/apps', {
-            name: `Agreement ${i}`,
-            slug: `agreement-${i}`,
-            templateId: found(templateIds.get(name), name),
-            active: true,
-          })
-          .expect(201)
-      ).body as AppDto;
-      const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-        .body as ProxyConnectionDto;
+      const { proxy } = await seedProxy(admin, {
+        service,
+        app: { name: `Agreement ${i}`, slug: `agreement-${i}`, templateId: found(templateIds.get(name), name) },
+      });
       let allowlist = (await admin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200))
         .body as AllowlistResponse;
 

@@ -6,11 +6,11 @@ import type {
   ProxyConnectionDto,
   ProxyDto,
   RevisionDto,
-  ServiceDto,
   TemplateDto,
 } from '@arrbiter/contracts';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 
 const MISSING = '3f2b1c9e-8d7a-4b6c-9e5f-1a2b3c4d5e6f';
 
@@ -25,9 +25,6 @@ describe('cloning an app', () => {
   let movies: ProxyConnectionDto;
   let series: ProxyConnectionDto;
 
-  const service = async (upstream: FakeServarr) =>
-    (await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201))
-      .body as ServiceDto;
   const proxiesOf = async (appId: string) =>
     (await admin.get(`/api/admin/v1/apps/${appId}/proxies`).expect(200)).body as ProxyDto[];
   const appCount = async () =>
@@ -40,29 +37,22 @@ describe('cloning an app', () => {
       FakeServarr.start({ type: 'radarr', instanceName: 'Movies' }),
       FakeServarr.start({ type: 'sonarr', instanceName: 'Series' }),
     ]);
-    const [movieService, seriesService] = [await service(radarr), await service(sonarr)];
+    const [movieService, seriesService] = [await seedService(admin, radarr), await seedService(admin, sonarr)];
 
     // A local template, made from an app granted the movie list.
-    const seed = (
-      await admin.post('/api/admin/v1/apps', { name: 'Seed', slug: 'seed', templateId: null, active: true })
-    ).body as AppDto;
-    const seedProxy = (await admin.post(`/api/admin/v1/apps/${seed.id}/proxies`, { serviceId: movieService.id }))
-      .body as ProxyConnectionDto;
-    await admin
-      .put(`/api/admin/v1/proxies/${seedProxy.id}/config`, { overrides: { '/api/v3/movie': ['get'] }, active: true })
-      .expect(200);
+    const { app: seed } = await seedProxy(admin, {
+      service: movieService,
+      app: { name: 'Seed', slug: 'seed' },
+      config: { overrides: { '/api/v3/movie': ['get'] }, active: true },
+    });
     template = (await admin.post(`/api/admin/v1/apps/${seed.id}/save-as-template`, { name: 'Movies only' }).expect(201))
       .body as TemplateDto;
 
-    source = (
-      await admin
-        .post('/api/admin/v1/apps', { name: 'Overseerr', slug: 'overseerr', templateId: template.id, active: true })
-        .expect(201)
-    ).body as AppDto;
-    movies = (await admin.post(`/api/admin/v1/apps/${source.id}/proxies`, { serviceId: movieService.id }).expect(201))
-      .body as ProxyConnectionDto;
-    series = (await admin.post(`/api/admin/v1/apps/${source.id}/proxies`, { serviceId: seriesService.id }).expect(201))
-      .body as ProxyConnectionDto;
+    ({ app: source, proxy: movies } = await seedProxy(admin, {
+      service: movieService,
+      app: { name: 'Overseerr', slug: 'overseerr', templateId: template.id },
+    }));
+    ({ proxy: series } = await seedProxy(admin, { service: seriesService, app: source }));
     await admin
       .put(`/api/admin/v1/proxies/${movies.id}/config`, {
         overrides: { '/api/v3/movie': [], '/api/v3/calendar': ['get'] },

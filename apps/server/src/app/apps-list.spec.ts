@@ -1,8 +1,9 @@
-import type { ApiError, AppDto, Page, ProxyConnectionDto, ServiceDto, TemplateDto } from '@arrbiter/contracts';
+import type { ApiError, AppDto, Page, ServiceDto, TemplateDto } from '@arrbiter/contracts';
 import { AppProxyCounts } from '@arrbiter/server/apps';
 import { TemplatesService } from '@arrbiter/server/templates';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 
 const UNKNOWN = '00000000-0000-4000-8000-999999999999';
 
@@ -22,9 +23,7 @@ describe('admin API: the apps list', () => {
     apps.set(slug, app);
     return app;
   };
-  const addProxy = async (app: AppDto, service: ServiceDto) =>
-    (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
+  const addProxy = (app: AppDto, service: ServiceDto) => seedProxy(admin, { service, app });
   const page = async (query: string): Promise<Page<AppDto>> =>
     (await admin.get(`/api/admin/v1/apps${query}`).expect(200)).body as Page<AppDto>;
   /** Every page of the list for `query`, following the cursors; each page at most `limit` long. */
@@ -53,12 +52,7 @@ describe('admin API: the apps list', () => {
     admin = await t.admin();
     radarr = await FakeServarr.start({ type: 'radarr' });
     sonarr = await FakeServarr.start({ type: 'sonarr' });
-    const [movies, series] = [
-      (await admin.post('/api/admin/v1/services', { baseUrl: radarr.url, apiKey: radarr.options.apiKey }).expect(201))
-        .body as ServiceDto,
-      (await admin.post('/api/admin/v1/services', { baseUrl: sonarr.url, apiKey: sonarr.options.apiKey }).expect(201))
-        .body as ServiceDto,
-    ];
+    const [movies, series] = [await seedService(admin, radarr), await seedService(admin, sonarr)];
     // Two local templates, saved from an app with a proxy.
     const seed = await create('Seed', 'seed');
     await addProxy(seed, movies);

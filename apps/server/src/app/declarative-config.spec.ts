@@ -6,11 +6,11 @@ import type {
   Page,
   ProxyConnectionDto,
   RevisionDto,
-  ServiceDto,
 } from '@arrbiter/contracts';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { parse } from 'yaml';
 import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 
 const byBaseUrl = <T extends { baseUrl: string }>(services: T[]): T[] =>
   [...services].sort((a, b) => (a.baseUrl < b.baseUrl ? -1 : 1));
@@ -35,37 +35,26 @@ describe('declarative configuration over the admin API', () => {
     sourceCookie = await source.signIn();
     radarr = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
     sonarr = await FakeServarr.start({ type: 'sonarr', instanceName: 'Shows', urlBase: '/sonarr' });
-    const movies = (
-      await admin.post('/api/admin/v1/services', { baseUrl: radarr.url, apiKey: radarr.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    const shows = (
-      await admin.post('/api/admin/v1/services', { baseUrl: sonarr.url, apiKey: sonarr.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    notifiarr = (
-      await admin
-        .post('/api/admin/v1/apps', { name: 'Notifiarr', slug: 'notifiarr', templateId: null, active: true })
-        .expect(201)
-    ).body as AppDto;
-    proxy = (await admin.post(`/api/admin/v1/apps/${notifiarr.id}/proxies`, { serviceId: movies.id }).expect(201))
-      .body as ProxyConnectionDto;
-    await admin
-      .put(`/api/admin/v1/proxies/${proxy.id}/config`, {
+    const movies = await seedService(admin, radarr);
+    const shows = await seedService(admin, sonarr);
+    ({ app: notifiarr, proxy } = await seedProxy(admin, {
+      service: movies,
+      app: { name: 'Notifiarr', slug: 'notifiarr' },
+      config: {
         overrides: { '/api/v3/movie': ['get'], '/api/v3/system/status': ['get'] },
         active: true,
         rateLimit: { perMinute: 120, burst: 20 },
         scrub: false,
-      })
-      .expect(200);
+      },
+    }));
     const template = (
       await admin.post(`/api/admin/v1/apps/${notifiarr.id}/save-as-template`, { name: 'Notifiarr base' }).expect(201)
     ).body as { id: string };
-    const overseerr = (
-      await admin
-        .post('/api/admin/v1/apps', { name: 'Overseerr', slug: 'overseerr', templateId: template.id, active: false })
-        .expect(201)
-    ).body as AppDto;
-    await admin.post(`/api/admin/v1/apps/${overseerr.id}/proxies`, { serviceId: movies.id }).expect(201);
-    await admin.post(`/api/admin/v1/apps/${overseerr.id}/proxies`, { serviceId: shows.id }).expect(201);
+    const { app: overseerr } = await seedProxy(admin, {
+      service: movies,
+      app: { name: 'Overseerr', slug: 'overseerr', templateId: template.id, active: false },
+    });
+    await seedProxy(admin, { service: shows, app: overseerr });
     await admin.put('/api/admin/v1/settings/proxy-defaults', { rateLimit: null, scrub: true }).expect(200);
     // No events: it is never called.
     await admin

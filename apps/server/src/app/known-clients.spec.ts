@@ -4,13 +4,11 @@ import type {
   AllowlistResponse,
   ApiError,
   ApplyFitResponse,
-  AppDto,
   ChangeDto,
   FitResult,
   KnownClientDto,
   KnownClientSummaryDto,
   Page,
-  ProxyConnectionDto,
   RevisionDto,
   ServiceDto,
   TemplateDto,
@@ -23,6 +21,7 @@ import { WarningRecorder } from '@arrbiter/server/warnings';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
 import { AdminClient, found, startTestApp, TestApp } from '../testing/test-app';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 
 /** The real OpenAPI descriptions and community templates, beside the repository (`../shared`), as in CI. */
 const SHARED = resolve(__dirname, '../../../../../shared/fixtures');
@@ -45,20 +44,13 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
       templates.find((x) => x.name === name),
       name,
     ).id;
-  const newProxy = async (slug: string, template: string | null) => {
-    const app = (
-      await admin
-        .post('/api/admin/v1/apps', {
-          name: slug,
-          slug,
-          templateId: template === null ? null : templateId(template),
-          active: true,
-        })
-        .expect(201)
-    ).body as AppDto;
-    return (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
-  };
+  const newProxy = async (slug: string, template: string | null) =>
+    (
+      await seedProxy(admin, {
+        service,
+        app: { name: slug, slug, templateId: template === null ? null : templateId(template) },
+      })
+    ).proxy;
   const fit = async (proxyId: string, query = '') =>
     (await admin.get(`/api/admin/v1/proxies/${proxyId}/fit${query}`).expect(200)).body as FitResult;
   /** `POST …/fit/apply`, answered 200. */
@@ -104,9 +96,7 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
         .expect(200);
     }
     upstream = await FakeServarr.start({ type: 'radarr' });
-    service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
+    service = await seedService(admin, upstream);
     const store = t.app.get(TemplatesService);
     await store.upsertRepositoryTemplates((await readTemplateDirectory(TEMPLATE_REPO)).templates);
     await store.published();

@@ -4,12 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
-  AppDto,
   ChangeDto,
   NotificationAttemptDto,
   NotificationSettings,
   Page,
-  ProxyConnectionDto,
   ServiceDto,
   WarningDto,
   WebhookJsonPayload,
@@ -19,7 +17,7 @@ import { DatabaseLogger, SERVICE_CHECK_LOCK } from '@arrbiter/server/database';
 import { NotificationDispatcher, Notifier } from '@arrbiter/server/notifications';
 import { LearningDeadlines } from '@arrbiter/server/proxies';
 import { ServiceReachabilityCheck } from '@arrbiter/server/services';
-import { eventually, WebhookReceiver } from '@arrbiter/server/testing';
+import { eventually, WebhookReceiver, seedProxy, seedService } from '@arrbiter/server/testing';
 import { WarningRecorder } from '@arrbiter/server/warnings';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { DataSource } from 'typeorm';
@@ -53,11 +51,10 @@ describe('notifications: webhook settings, events and delivery', () => {
     await t.app.get(NotificationDispatcher).flush();
   };
   const newProxy = async (slug: string) => {
-    const app = (
-      await admin.post('/api/admin/v1/apps', { name: `App ${slug}`, slug, templateId: null, active: true }).expect(201)
-    ).body as AppDto;
-    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
+    const { app, proxy } = await seedProxy(admin, {
+      service,
+      app: { name: `App ${slug}`, slug },
+    });
     return { app, proxy };
   };
   const call = (slug: string, key: string, path: string) =>
@@ -71,9 +68,7 @@ describe('notifications: webhook settings, events and delivery', () => {
     base = await t.listen();
     receiver = await WebhookReceiver.start();
     upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
+    service = await seedService(admin, upstream);
   });
   afterAll(async () => {
     await receiver?.stop();
@@ -522,9 +517,7 @@ describe('notifications: webhook settings, events and delivery', () => {
       const check = t.app.get(ServiceReachabilityCheck);
       const flaky = await FakeServarr.start({ type: 'sonarr', instanceName: 'Shows' });
       const port = flaky.port;
-      const shows = (
-        await admin.post('/api/admin/v1/services', { baseUrl: flaky.url, apiKey: flaky.options.apiKey }).expect(201)
-      ).body as ServiceDto;
+      const shows = await seedService(admin, flaky);
       const states = () =>
         documents('/events')
           .filter((d) => d.event.startsWith('service.') && d.data['serviceId'] === shows.id)

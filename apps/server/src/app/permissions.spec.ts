@@ -7,7 +7,6 @@ import type {
   EndpointsResponse,
   LearnedGrantResponse,
   Page,
-  ProxyConnectionDto,
   ProxyDto,
   RevisionDiffResponse,
   RevisionDto,
@@ -22,6 +21,7 @@ import { WarningRecorder } from '@arrbiter/server/warnings';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { rawRequest } from '../testing/raw-http';
 import { AdminClient, found, startTestApp, TEST_ADMIN, TestApp } from '../testing/test-app';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 
 /** The templates a repository would hold, by name then service type. */
 type Templates = Record<string, Record<string, AllowlistMap>>;
@@ -120,18 +120,10 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       name,
     ).id;
   const newApp = async (slug: string, template: string | null) => {
-    const app = (
-      await admin
-        .post('/api/admin/v1/apps', {
-          name: `App ${slug}`,
-          slug,
-          templateId: template === null ? null : await templateId(template),
-          active: true,
-        })
-        .expect(201)
-    ).body as AppDto;
-    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
+    const { app, proxy } = await seedProxy(admin, {
+      service,
+      app: { name: `App ${slug}`, slug, templateId: template === null ? null : await templateId(template) },
+    });
     return { app, proxy };
   };
   const allowlist = async (proxyId: string) =>
@@ -156,9 +148,7 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
     admin = await t.admin();
     base = await t.listen();
     upstream = await FakeServarr.start({ type: 'radarr' });
-    service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
+    service = await seedService(admin, upstream);
     await setTemplates(DASHBOARD);
   });
   afterAll(async () => {
@@ -527,16 +517,11 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       await admin.put('/api/admin/v1/openapi/sonarr/v5', SONARR_V5).expect(200);
       const sonarr = await FakeServarr.start({ type: 'sonarr', current: 'v5' });
       try {
-        const v5 = (
-          await admin.post('/api/admin/v1/services', { baseUrl: sonarr.url, apiKey: sonarr.options.apiKey }).expect(201)
-        ).body as ServiceDto;
-        const app = (
-          await admin
-            .post('/api/admin/v1/apps', { name: 'App v5', slug: 'learner-v5', templateId: null, active: true })
-            .expect(201)
-        ).body as AppDto;
-        const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: v5.id }).expect(201))
-          .body as ProxyConnectionDto;
+        const v5 = await seedService(admin, sonarr);
+        const { proxy } = await seedProxy(admin, {
+          service: v5,
+          app: { name: 'App v5', slug: 'learner-v5' },
+        });
         await admin
           .post(`/api/admin/v1/proxies/${proxy.id}/learning`, { until: new Date(t.clock.now() + 60_000).toISOString() })
           .expect(200);
@@ -613,9 +598,7 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
     // After the tests above (grants, dismissals and learning mode are theirs).
     it('shows each kind of admin write, newest first, with the actor', async () => {
       const other = await FakeServarr.start({ type: 'radarr' });
-      const created = (
-        await admin.post('/api/admin/v1/services', { baseUrl: other.url, apiKey: other.options.apiKey }).expect(201)
-      ).body as ServiceDto;
+      const created = await seedService(admin, other);
       await admin.patch(`/api/admin/v1/services/${created.id}`, { apiKey: other.options.apiKey }).expect(200);
       await admin.delete(`/api/admin/v1/services/${created.id}`).expect(204);
       await other.stop();

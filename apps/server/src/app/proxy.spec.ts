@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import type { AppDto, Page, ProblemDetails, ProxyConnectionDto, ServiceDto, WarningDto } from '@arrbiter/contracts';
+import type { AppDto, Page, ProblemDetails, ProxyConnectionDto, WarningDto } from '@arrbiter/contracts';
 import { DatabaseLogger } from '@arrbiter/server/database';
 import { BODY_BYTES_PER_COLLECTION, BodyMemory } from '@arrbiter/server/gateway';
 import { InterceptorsConsumer } from '@nestjs/core/interceptors';
@@ -10,19 +10,7 @@ import { rawRequest } from '../testing/raw-http';
 import { AccessLine, accessLinesWhen } from '../testing/access-lines';
 import { proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
-
-/** A new, active proxy of the app on the service, granted `overrides`. */
-async function activeProxy(
-  admin: AdminClient,
-  appId: string,
-  serviceId: string,
-  overrides: Record<string, string[]>,
-): Promise<ProxyConnectionDto> {
-  const proxy = (await admin.post(`/api/admin/v1/apps/${appId}/proxies`, { serviceId }).expect(201))
-    .body as ProxyConnectionDto;
-  await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
-  return proxy;
-}
+import { seedProxy } from '@arrbiter/server/testing';
 
 /**
  * Opens a WebSocket through the proxy at `path`, sends `message` (after `quietMs` of silence) and
@@ -619,10 +607,11 @@ describe('the /proxy route', () => {
     expect((await call('GET', '/api/v3/movie/777?sort=x')).status).toBe(200);
     expect((await call('GET', '/api/v3/movie/lookup?term=access-line')).status).toBe(403);
     const down = await FakeServarr.start();
-    const service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: down.url, apiKey: down.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    const other = await activeProxy(admin, app.id, service.id, { '/api/v3/queue': ['get'] });
+    const { proxy: other } = await seedProxy(admin, {
+      upstream: down,
+      app,
+      config: { overrides: { '/api/v3/queue': ['get'] }, active: true },
+    });
     await down.stop();
     const failed = await rawRequest(base, 'GET', '/proxy/notifiarr/api/v3/queue', { 'x-api-key': other.key });
     expect(failed.status).toBe(502);
@@ -671,13 +660,11 @@ describe('the /proxy route behind a trusted reverse proxy, with the upstream goi
     const admin = await t.admin();
     const base = await t.listen();
     const upstream = await FakeServarr.start();
-    const service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    const app = (
-      await admin.post('/api/admin/v1/apps', { name: 'A', slug: 'a', templateId: null, active: true }).expect(201)
-    ).body as AppDto;
-    const proxy = await activeProxy(admin, app.id, service.id, { '/api/v3/movie': ['get'] });
+    const { proxy } = await seedProxy(admin, {
+      upstream,
+      app: { name: 'A', slug: 'a' },
+      config: { overrides: { '/api/v3/movie': ['get'] }, active: true },
+    });
     const forwarded = await rawRequest(base, 'GET', '/proxy/a/api/v3/movie', {
       'x-api-key': proxy.key,
       'x-forwarded-proto': 'https, http',

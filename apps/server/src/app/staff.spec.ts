@@ -7,11 +7,11 @@ import type {
   CreatedTokenResponse,
   Page,
   ProxyDetailsDto,
-  ServiceDto,
 } from '@arrbiter/contracts';
 import { ConflictException } from '@nestjs/common';
 import type { AdminPrincipal } from '@arrbiter/server/access';
 import { AccountsService, BEARER_FAILURES_PER_ADDRESS } from '@arrbiter/server/auth';
+import { seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -55,17 +55,9 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
     t = await startTestApp({ OPENAPI_SOURCES: 'none' });
     owner = await t.admin();
     upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    const service = (
-      await owner.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
-    const app = (
-      await owner
-        .post('/api/admin/v1/apps', { name: 'Homepage', slug: 'homepage', templateId: null, active: true })
-        .expect(201)
-    ).body as AppDto;
+    const { app, proxy } = await seedProxy(owner, { upstream, app: { name: 'Homepage', slug: 'homepage' } });
     appId = app.id;
-    proxyId = (await owner.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201)).body
-      .id as string;
+    proxyId = proxy.id;
     await owner.post('/api/admin/v1/admins', { ...VIEWER, role: 'viewer' }).expect(201);
     await owner.post('/api/admin/v1/admins', { ...EDITOR, role: 'editor' }).expect(201);
   });

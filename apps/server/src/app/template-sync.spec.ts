@@ -31,7 +31,7 @@ import { parseOpenApi, RouteMatcher, routeShape } from '@arrbiter/server/catalog
 import { TEMPLATE_SYNC_LOCK } from '@arrbiter/server/database';
 import { DEFAULT_FETCH_LIMITS, TemplateSyncService } from '@arrbiter/server/template-sync';
 import { readTemplateDirectory } from '@arrbiter/server/templates';
-import { GitHttpServer, TestGitRepository } from '@arrbiter/server/testing';
+import { GitHttpServer, TestGitRepository, seedProxy, seedService } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { Client } from 'pg';
 import { rawRequest } from '../testing/raw-http';
@@ -69,18 +69,10 @@ describe('template repository sync', () => {
   const revisions = async (proxyId: string) =>
     ((await admin.get(`/api/admin/v1/proxies/${proxyId}/revisions`).expect(200)).body as Page<RevisionDto>).items;
   const appWith = async (slug: string, templateName: string) => {
-    const app = (
-      await admin
-        .post('/api/admin/v1/apps', {
-          name: slug,
-          slug,
-          templateId: found(await template(templateName), templateName).id,
-          active: true,
-        })
-        .expect(201)
-    ).body as AppDto;
-    const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
+    const { app, proxy } = await seedProxy(admin, {
+      service,
+      app: { name: slug, slug, templateId: found(await template(templateName), templateName).id },
+    });
     return { app, proxy };
   };
   const call = (slug: string, key: string, method: string, path: string) =>
@@ -93,9 +85,7 @@ describe('template repository sync', () => {
     admin = await t.admin();
     base = await t.listen();
     upstream = await FakeServarr.start({ type: 'radarr' });
-    service = (
-      await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-    ).body as ServiceDto;
+    service = await seedService(admin, upstream);
   });
   afterAll(async () => {
     await upstream.stop();

@@ -1,4 +1,5 @@
 import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
+import { seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import type { AdminClient } from './test-app';
 
@@ -30,12 +31,6 @@ export async function proxiedUpstream(
  */
 export async function ungrantedProxy(admin: AdminClient, slug: string, name: string): Promise<ProxiedUpstream> {
   const upstream = await FakeServarr.start({ type: 'radarr', urlBase: '/radarr' });
-  const service = (
-    await admin.post('/api/admin/v1/services', { baseUrl: upstream.url, apiKey: upstream.options.apiKey }).expect(201)
-  ).body as ServiceDto;
-  const app = (await admin.post('/api/admin/v1/apps', { name, slug, templateId: null, active: true }).expect(201))
-    .body as AppDto;
-  const proxy = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-    .body as ProxyConnectionDto;
+  const { service, app, proxy } = await seedProxy(admin, { upstream, app: { name, slug } });
   return { upstream, service, app, proxy };
 }

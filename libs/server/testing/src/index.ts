@@ -4,3 +4,4 @@ export * from './lib/prometheus-text';
 export * from './lib/eventually';
 export * from './lib/usage-totals';
 export * from './lib/webhook-receiver';
+export * from './lib/seed-proxy';
