@@ -189,3 +189,11 @@ export class DataTableComponent<T> {
     return this.trackBy()(item.row);
   }
 }
+
+/** Everything a page imports to write a data table: `imports: [DATA_TABLE]`. */
+export const DATA_TABLE = [
+  DataTableComponent,
+  DataColumnDirective,
+  DataRowDetailDirective,
+  DataTableEmptyDirective,
+] as const;
