@@ -5,8 +5,7 @@ import { CHANGE_OBJECT_TYPES, ChangeDto, ChangeObjectType } from '@arrbiter/cont
 import { changeLink } from './change-link';
 import { ChangesApiService } from './changes-api.service';
 import {
-  DataColumnDirective,
-  DataTableComponent,
+  DATA_TABLE,
   EmptyStateComponent,
   LoadStateComponent,
   PageHeaderComponent,
@@ -18,15 +17,7 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
 /** The audit trail, newest first, with filters and links to the changed objects. */
 @Component({
   selector: 'arb-changes-page',
-  imports: [
-    LoadStateComponent,
-    TimeComponent,
-    RouterLink,
-    PageHeaderComponent,
-    DataTableComponent,
-    DataColumnDirective,
-    EmptyStateComponent,
-  ],
+  imports: [LoadStateComponent, TimeComponent, RouterLink, PageHeaderComponent, EmptyStateComponent, DATA_TABLE],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-page-header

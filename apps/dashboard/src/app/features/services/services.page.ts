@@ -7,9 +7,7 @@ import { ServicesApiService } from './services-api.service';
 import {
   busyAction,
   ConfirmService,
-  DataColumnDirective,
-  DataRowDetailDirective,
-  DataTableComponent,
+  DATA_TABLE,
   describeError,
   EmptyStateComponent,
   LoadStateComponent,
@@ -31,9 +29,7 @@ export type Reachability =
     TimeComponent,
     PageHeaderComponent,
     EmptyStateComponent,
-    DataTableComponent,
-    DataColumnDirective,
-    DataRowDetailDirective,
+    DATA_TABLE,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `

@@ -1,12 +1,6 @@
 import { ChangeDetectionStrategy, Component, effect, inject, input, untracked } from '@angular/core';
 import type { NotificationAttemptDto } from '@arrbiter/contracts';
-import {
-  DataColumnDirective,
-  DataTableComponent,
-  DataTableEmptyDirective,
-  LoadStateComponent,
-  TimeComponent,
-} from '@arrbiter/dashboard/ui';
+import { DATA_TABLE, LoadStateComponent, TimeComponent } from '@arrbiter/dashboard/ui';
 import { PagedList } from '../../core/paged-list';
 import { eventLabel, STATUS_LABELS } from './notification-draft';
 import { NotificationsApiService } from './notifications-api.service';
@@ -14,7 +8,7 @@ import { NotificationsApiService } from './notifications-api.service';
 /** A webhook's delivery attempts, newest first, ten at a time. */
 @Component({
   selector: 'arb-webhook-attempts',
-  imports: [LoadStateComponent, TimeComponent, DataTableComponent, DataColumnDirective, DataTableEmptyDirective],
+  imports: [LoadStateComponent, TimeComponent, DATA_TABLE],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-data-table

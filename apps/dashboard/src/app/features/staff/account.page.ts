@@ -4,8 +4,7 @@ import type { AuthSessionDto, SignInMethodsResponse } from '@arrbiter/contracts'
 import {
   busyAction,
   ConfirmService,
-  DataColumnDirective,
-  DataTableComponent,
+  DATA_TABLE,
   LoadStateComponent,
   PageHeaderComponent,
   TimeComponent,
@@ -20,14 +19,7 @@ export const MIN_PASSWORD_LENGTH = 12;
 /** One's own account: who and what role, the password, and the sessions signed in elsewhere. */
 @Component({
   selector: 'arb-account-page',
-  imports: [
-    ReactiveFormsModule,
-    LoadStateComponent,
-    TimeComponent,
-    PageHeaderComponent,
-    DataTableComponent,
-    DataColumnDirective,
-  ],
+  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent, PageHeaderComponent, DATA_TABLE],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './account.page.html',
   styles: `

@@ -4,9 +4,7 @@ import { ADMIN_ROLES, type AdminAccountDto, type AdminRole } from '@arrbiter/con
 import {
   busyAction,
   ConfirmService,
-  DataColumnDirective,
-  DataRowDetailDirective,
-  DataTableComponent,
+  DATA_TABLE,
   LoadStateComponent,
   PageHeaderComponent,
   TimeComponent,
@@ -22,15 +20,7 @@ const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 /** Owners manage the administrators: who they are, their roles, their passwords. */
 @Component({
   selector: 'arb-accounts-page',
-  imports: [
-    ReactiveFormsModule,
-    LoadStateComponent,
-    TimeComponent,
-    PageHeaderComponent,
-    DataTableComponent,
-    DataColumnDirective,
-    DataRowDetailDirective,
-  ],
+  imports: [ReactiveFormsModule, LoadStateComponent, TimeComponent, PageHeaderComponent, DATA_TABLE],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './accounts.page.html',
   styles: `

@@ -14,8 +14,7 @@ import { clientForTemplate, splitCallers } from '../known-clients/known-clients'
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
 import {
-  DataColumnDirective,
-  DataTableComponent,
+  DATA_TABLE,
   describeError,
   EmptyStateComponent,
   LoadStateComponent,
@@ -46,9 +45,8 @@ interface Directory {
     LearningStateComponent,
     MethodBadgeComponent,
     PageHeaderComponent,
-    DataTableComponent,
-    DataColumnDirective,
     EmptyStateComponent,
+    DATA_TABLE,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './warnings.page.html',

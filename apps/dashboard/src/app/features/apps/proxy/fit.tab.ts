@@ -3,8 +3,7 @@ import { RouterLink } from '@angular/router';
 import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
 import {
   ConfirmService,
-  DataColumnDirective,
-  DataTableComponent,
+  DATA_TABLE,
   describeError,
   EmptyStateComponent,
   LoadStateComponent,
@@ -27,6 +26,7 @@ import {
 import { ProxiesApiService } from '../proxies-api.service';
 import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
+import { methodRouteKey, methodRouteTestId } from './route-row';
 
 /**
  * How the proxy's allowlist fits a known client: the calls the client makes (read from its own source)
@@ -42,9 +42,8 @@ import { ProxyContext } from './proxy-context';
     LoadStateComponent,
     RouterLink,
     MethodBadgeComponent,
-    DataTableComponent,
-    DataColumnDirective,
     EmptyStateComponent,
+    DATA_TABLE,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './fit.tab.html',
@@ -71,8 +70,8 @@ import { ProxyContext } from './proxy-context';
   `,
 })
 export class FitTab {
-  protected readonly trackRow = (m: MissingRoute) => m.method + ' ' + m.route;
-  protected readonly rowTestId = (m: MissingRoute) => 'missing-' + m.method + '-' + m.route;
+  protected readonly trackRow = methodRouteKey;
+  protected readonly rowTestId = methodRouteTestId('missing-');
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly knownClientsApi = inject(KnownClientsApiService);
   private readonly confirm = inject(ConfirmService);

@@ -13,14 +13,14 @@ import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
 import {
-  DataColumnDirective,
-  DataTableComponent,
+  DATA_TABLE,
   describeError,
   LoadStateComponent,
   MethodBadgeComponent,
   methodLabel,
   TimeComponent,
 } from '@arrbiter/dashboard/ui';
+import { methodRouteKey, methodRouteTestId } from './route-row';
 
 /** Routes listed before "Show all". */
 const TOP = 15;
@@ -41,8 +41,7 @@ const TOP = 15;
     TrafficChartComponent,
     UsagePeriodPickerComponent,
     MethodBadgeComponent,
-    DataTableComponent,
-    DataColumnDirective,
+    DATA_TABLE,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './usage.tab.html',
@@ -56,8 +55,8 @@ const TOP = 15;
   `,
 })
 export class UsageTab {
-  protected readonly trackRow = (r: RouteRow) => r.method + ' ' + r.route;
-  protected readonly rowTestId = (r: RouteRow) => 'route-' + r.method + '-' + r.route;
+  protected readonly trackRow = methodRouteKey;
+  protected readonly rowTestId = methodRouteTestId('route-');
   private readonly usageApi = inject(UsageApiService);
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly warningsApi = inject(WarningsApiService);
