@@ -1,5 +1,5 @@
 import { Metrics } from '@arrbiter/server/metrics';
-import { parsePrometheusText, PrometheusFamily, sumOf } from '@arrbiter/server/testing';
+import { eventually, parsePrometheusText, PrometheusFamily, sumOf } from '@arrbiter/server/testing';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 import { ProxiedUpstream, proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
@@ -72,10 +72,10 @@ describe('metrics (METRICS_PORT)', () => {
 
     // Counted when each response closes, just after it was answered.
     let metrics = await scrape();
-    for (let i = 0; i < 100 && sumOf(metrics, 'arrbiter_proxy_requests_total') < 16; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually('the 15 calls are counted', async () => {
       metrics = await scrape();
-    }
+      return sumOf(metrics, 'arrbiter_proxy_requests_total') >= 15;
+    });
     const requests = (where: Record<string, string>) => sumOf(metrics, 'arrbiter_proxy_requests_total', where);
     expect({
       forwarded: requests({ outcome: 'forwarded' }),

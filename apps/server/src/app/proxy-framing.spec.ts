@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
+import { holdsWithin } from '@arrbiter/server/testing';
 import { random } from '../testing/random';
 import { exchange, WireResponse } from '../testing/raw-socket';
 import { proxiedUpstream } from '../testing/proxied-upstream';
@@ -321,11 +322,13 @@ describe('request framing through the gateway (differential)', () => {
 
       // Each access line is written when its response closes: wait until the gateway's account and the
       // upstream's agree (a smuggled request never gets a line, so a failing case waits the full bound).
-      for (let i = 0; i < 200; i += 1) {
-        collectForwarded();
-        if (agrees()) break;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await holdsWithin(
+        () => {
+          collectForwarded();
+          return agrees();
+        },
+        { timeoutMs: 1_000, intervalMs: 5 },
+      );
       const parsed = upstreamParsed();
       if (!agrees())
         failures.push(
@@ -361,10 +364,13 @@ describe('request framing through the gateway (differential)', () => {
     // Whatever a case left on a pooled upstream connection is completed by the next requests there.
     for (let i = 0; i < 8; i += 1)
       await exchange(port, `GET /proxy/fuzz/api/v3/calendar HTTP/1.1\r\nHost: h\r\nX-Api-Key: ${key}\r\n\r\n`, ['GET']);
-    for (let i = 0; i < 200 && !agrees(); i += 1) {
-      collectForwarded();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await holdsWithin(
+      () => {
+        collectForwarded();
+        return agrees();
+      },
+      { timeoutMs: 1_000, intervalMs: 5 },
+    );
     expect(failures.slice(0, 5)).toEqual([]);
     expect(mismatch()).toEqual({ smuggled: [], lost: [] });
     expect(completed.length).toBeGreaterThan(CASES / 10);

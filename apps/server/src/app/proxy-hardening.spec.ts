@@ -1,12 +1,13 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import type { ProxyConnectionDto, WarningDto, Page } from '@arrbiter/contracts';
+import type { ProxyConnectionDto, ServiceDto, WarningDto, Page } from '@arrbiter/contracts';
 import { EchoResponse, FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AccessLine, accessLinesWhen } from '../testing/access-lines';
 import { RawResponse, rawRequest } from '../testing/raw-http';
 import { exchange } from '../testing/raw-socket';
 import { proxiedUpstream } from '../testing/proxied-upstream';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
+import { eventually, seedProxy } from '@arrbiter/server/testing';
 
 const OVERRIDES = {
   '/api/v3/movie': ['get', 'post'],
@@ -318,10 +319,10 @@ describe('the /proxy route under adversarial input', () => {
               .body as Page<WarningDto>
           ).items;
         let items = await warnings();
-        for (let i = 0; i < 100 && !items.some((w) => w.path === '/initialize.json'); i += 1) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+        await eventually('the refusal of /initialize.json is a warning', async () => {
           items = await warnings();
-        }
+          return items.some((w) => w.path === '/initialize.json');
+        });
         expect(items.find((w) => w.path === '/initialize.json')?.status).toBe('open');
       } finally {
         await admin.delete(`/api/admin/v1/proxies/${proxy.id}/learning`).expect(200);
@@ -350,26 +351,16 @@ describe('the /proxy route under adversarial input', () => {
     ) => rawRequest(base, method, `/proxy/${slug}${path}`, { 'x-api-key': target.key, ...headers });
 
     beforeAll(async () => {
-      ({ upstream: keyed, proxy: scrubbed } = await proxiedUpstream(admin, 'ranged', 'Ranged', GRANTS));
+      let service: ServiceDto;
+      ({ upstream: keyed, proxy: scrubbed, service } = await proxiedUpstream(admin, 'ranged', 'Ranged', GRANTS));
       await admin
         .put(`/api/admin/v1/proxies/${scrubbed.id}/config`, { overrides: GRANTS, active: true, scrub: true })
         .expect(200);
-      const other = await admin
-        .post('/api/admin/v1/apps', { name: 'Unscrubbed', slug: 'unscrubbed', templateId: null, active: true })
-        .expect(201);
-      const services = (await admin.get('/api/admin/v1/services').expect(200)).body as
-        | { id: string; baseUrl: string }[]
-        | { items: { id: string; baseUrl: string }[] };
-      const list = Array.isArray(services) ? services : services.items;
-      const service = list.find((s) => s.baseUrl === keyed.url) as { id: string };
-      unscrubbed = (
-        await admin
-          .post(`/api/admin/v1/apps/${(other.body as { id: string }).id}/proxies`, { serviceId: service.id })
-          .expect(201)
-      ).body as ProxyConnectionDto;
-      await admin
-        .put(`/api/admin/v1/proxies/${unscrubbed.id}/config`, { overrides: GRANTS, active: true, scrub: false })
-        .expect(200);
+      ({ proxy: unscrubbed } = await seedProxy(admin, {
+        service,
+        app: { name: 'Unscrubbed', slug: 'unscrubbed' },
+        config: { overrides: GRANTS, active: true, scrub: false },
+      }));
     });
     afterAll(() => keyed.stop());
 

@@ -1,5 +1,4 @@
 import type {
-  AppDto,
   Page,
   ProblemDetails,
   ProxyConnectionDto,
@@ -11,6 +10,7 @@ import type { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { proxiedUpstream } from '../testing/proxied-upstream';
 import { rawRequest } from '../testing/raw-http';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
+import { seedProxy, eventually } from '@arrbiter/server/testing';
 
 const OVERRIDES = { '/api/v3/movie': ['get'], '/api/v3/test/release': ['get'] };
 
@@ -31,13 +31,9 @@ describe('proxy rate limits and scrubbing settings', () => {
 
   /** A second app with an active proxy on the same service. */
   async function otherProxy(slug: string): Promise<ProxyConnectionDto> {
-    const app = (
-      await admin.post('/api/admin/v1/apps', { name: slug, slug, templateId: null, active: true }).expect(201)
-    ).body as AppDto;
-    const created = (await admin.post(`/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id }).expect(201))
-      .body as ProxyConnectionDto;
-    await config(created.id, {}).expect(200);
-    return created;
+    return (
+      await seedProxy(admin, { service, app: { name: slug, slug }, config: { overrides: OVERRIDES, active: true } })
+    ).proxy;
   }
 
   beforeAll(async () => {
@@ -66,13 +62,13 @@ describe('proxy rate limits and scrubbing settings', () => {
     expect(line).toBeDefined();
     // Counted on the Warnings page, one row per proxy and method, and not grantable.
     let rows: WarningDto[] = [];
-    for (let attempt = 0; attempt < 100 && rows.length === 0; attempt += 1) {
+    await eventually('the refusals are counted as a warning', async () => {
       rows = (
         (await admin.get(`/api/admin/v1/warnings?proxyId=${proxy.id}&status=rate-limited`).expect(200))
           .body as Page<WarningDto>
       ).items;
-      if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return rows.length > 0;
+    });
     expect(rows).toHaveLength(1);
     // It stands for every path of the method, so it names no known client that makes a call.
     expect(rows[0]).toMatchObject({ method: 'get', status: 'rate-limited', count: 3, knownCallers: [] });
@@ -92,7 +88,8 @@ describe('proxy rate limits and scrubbing settings', () => {
     const refused = await call('bazarr', proxy.key);
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');
-    await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
+    // The limiter reads the server's clock: moved on by the Retry-After instead of waiting it out.
+    t.clock.advance(Number(refused.headers['retry-after']) * 1000);
     expect((await call('bazarr', proxy.key)).status).toBe(200);
     await config(proxy.id, { rateLimit: null }).expect(200);
   });

@@ -23,7 +23,13 @@ async function linesOf(
   // What nestjs-pino's module does when the application starts.
   (PinoLogger as unknown as { root: Logger | undefined }).root = pino(options, destination);
   const log = new AccessLog({ accessLogWriter: writer } as AppConfig, output, null, null);
-  const server: Server = createServer((request, response) => answer(request, response, log));
+  let closed: Promise<unknown> | undefined;
+  const server: Server = createServer((request, response) => {
+    answer(request, response, log);
+    // Registered after the access log's own listener (added as `answer` tracks the call), so by the
+    // time this one runs the line is written.
+    closed = new Promise((resolve) => response.on('close', resolve));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
@@ -36,10 +42,10 @@ async function linesOf(
         response.on('error', () => resolve());
       });
       request.on('error', () => resolve());
-      request.on('close', () => setTimeout(resolve, 50));
+      request.on('close', () => resolve());
     }).finally(() => clearTimeout(timer));
     // The line is written on the response's 'close', after the client has its answer.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closed;
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { PassThrough } from 'node:stream';
+import { eventually } from '@arrbiter/server/testing';
 import { BodyMemory, SMALL_BODY_BYTES, youngCollection } from './body-memory';
 
 describe('BodyMemory', () => {
@@ -49,13 +50,13 @@ describe('BodyMemory', () => {
     });
     observer.observe({ entryTypes: ['gc'] });
     collect?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    observer.disconnect();
     // A young-generation collection (V8 may widen it to a full one when the heap asks for it).
-    expect(
+    const collections = () =>
       kinds.filter(
         (kind) => kind === constants.NODE_PERFORMANCE_GC_MINOR || kind === constants.NODE_PERFORMANCE_GC_MAJOR,
-      ),
-    ).not.toHaveLength(0);
+      );
+    await eventually('the collection is observed', () => collections().length > 0);
+    observer.disconnect();
+    expect(collections()).not.toHaveLength(0);
   });
 });

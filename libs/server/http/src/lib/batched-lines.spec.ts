@@ -1,3 +1,4 @@
+import { eventually } from '@arrbiter/server/testing';
 import { BatchedLines, LineSink } from './batched-lines';
 
 class Sink implements LineSink {
@@ -36,7 +37,7 @@ describe(BatchedLines.name, () => {
     const { lines, sink } = batched(1_000_000, 20);
     lines.write('one\n');
     lines.write('two\n');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await eventually('the interval hands the batch on', () => sink.chunks.length > 0);
     expect(sink.chunks).toEqual(['one\ntwo\n']);
   });
 
