@@ -5,6 +5,7 @@ import { CanDirective } from '../../../core/can.directive';
 import { ProxiesApiService } from '../proxies-api.service';
 import { ProxyContext } from './proxy-context';
 import {
+  busyAction,
   ConfirmService,
   describeError,
   EmptyStateComponent,
@@ -29,7 +30,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
-    @if (message(); as m) {
+    @if (action.notice(); as m) {
       <p [class]="m.ok ? 'success' : 'error'" [attr.role]="m.ok ? 'status' : 'alert'">{{ m.text }}</p>
     }
     @if (loaded() && revisions().length === 0) {
@@ -58,7 +59,7 @@ const KIND_LABELS: Record<RevisionKind, string> = {
             >
               {{ diff()?.revision?.id === r.id ? 'Hide comparison' : 'Compare with current' }}
             </button>
-            <button type="button" class="small" *arbCan="'editor'" (click)="restore(r)" [disabled]="busy()">
+            <button type="button" class="small" *arbCan="'editor'" (click)="restore(r)" [disabled]="action.busy()">
               Restore
             </button>
           </div>
@@ -132,8 +133,7 @@ export class HistoryTab {
   protected readonly error = this.list.error;
   protected readonly diff = signal<RevisionDiffResponse | null>(null);
   protected readonly diffLoading = signal<string | null>(null);
-  protected readonly busy = signal(false);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly action = busyAction();
 
   constructor() {
     effect(() => {
@@ -155,11 +155,11 @@ export class HistoryTab {
       return;
     }
     this.diffLoading.set(revision.id);
-    this.message.set(null);
+    this.action.clear();
     try {
       this.diff.set(await this.api.revisionDiff(this.context.proxyId(), revision.id));
     } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
+      this.action.say({ ok: false, text: describeError(error) });
     } finally {
       this.diffLoading.set(null);
     }
@@ -172,18 +172,13 @@ export class HistoryTab {
       confirmLabel: 'Restore',
     });
     if (!ok) return;
-    this.busy.set(true);
-    this.message.set(null);
-    try {
-      const restored = await this.api.restoreRevision(this.context.proxyId(), revision.id);
-      this.diff.set(null);
-      this.context.update({ active: restored.active });
-      this.message.set({ ok: true, text: `Restored: ${restored.summary.text}` });
-      await this.load(true);
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.busy.set(false);
-    }
+    const outcome = await this.action.run(
+      () => this.api.restoreRevision(this.context.proxyId(), revision.id),
+      (restored) => `Restored: ${restored.summary.text}`,
+    );
+    if (!outcome.ok) return;
+    this.diff.set(null);
+    this.context.update({ active: outcome.value.active });
+    await this.load(true);
   }
 }

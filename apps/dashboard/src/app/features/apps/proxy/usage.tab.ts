@@ -13,8 +13,8 @@ import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
 import {
+  busyAction,
   DATA_TABLE,
-  describeError,
   LoadStateComponent,
   MethodBadgeComponent,
   methodLabel,
@@ -66,8 +66,8 @@ export class UsageTab {
   protected readonly period = signal<UsagePeriod>('24h');
   protected readonly words = computed(() => periodWords(this.period()));
   protected readonly showAll = signal(false);
-  protected readonly busy = signal(false);
-  protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly action = busyAction();
+  protected readonly busy = this.action.busy;
   protected readonly method = methodLabel;
 
   protected readonly usage = new Loadable<ProxyUsageResponse>(() =>
@@ -132,17 +132,13 @@ export class UsageTab {
   }
 
   private async run(done: string, write: () => Promise<unknown>): Promise<void> {
-    this.busy.set(true);
-    this.message.set(null);
-    try {
-      await write();
-      this.message.set({ ok: true, text: `${done}: saved as a new revision; the next call sees it.` });
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    } finally {
-      await this.refreshAllowlist();
-      this.busy.set(false);
-    }
+    await this.action.run(async () => {
+      try {
+        await write();
+      } finally {
+        await this.refreshAllowlist();
+      }
+    }, `${done}: saved as a new revision; the next call sees it.`);
   }
 
   private async refreshAllowlist(): Promise<void> {
