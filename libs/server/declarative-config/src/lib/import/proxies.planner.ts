@@ -1,6 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import type { AllowlistMap, ConfigDocument, ProxyDefaults } from '@arrbiter/contracts';
-import { AppsService } from '@arrbiter/server/apps';
+import { AppRow, AppsService } from '@arrbiter/server/apps';
 import { generateProxyKey, keyDigest } from '@arrbiter/server/crypto';
 import { diffGrants, effectiveAllowlist, normaliseOverrides } from '@arrbiter/server/permissions';
 import { DeclaredProxy, ProxiesService, ProxyDefaultsService, ProxyRow, rateLimitOf } from '@arrbiter/server/proxies';
@@ -24,6 +24,7 @@ const blockOf = (template: string | null | undefined, type: string, source: Read
   (template ? source.get(template)?.[type] : undefined) ?? {};
 
 type ConfigApp = NonNullable<ConfigDocument['apps']>[number];
+type ConfigProxy = NonNullable<ConfigApp['proxies']>[number];
 
 /** A key the document gives; `proxy`: the stored proxy whose key it replaces. */
 interface NewKey {
@@ -108,97 +109,112 @@ export class ProxiesPlanner {
 
   /** The proxies one listed app declares (`apps[i].proxies`); with `prune`, its other proxies go. */
   private planApp(work: Work, i: number, app: ConfigApp): void {
-    const { context, services, templates, apps, defaults, plan } = work;
-    const { prune, stored, report, problems } = context;
     if (app.proxies === undefined) return;
-    const storedApp = apps.bySlug.get(app.slug);
+    const storedApp = work.apps.bySlug.get(app.slug);
     const listed = new Map<string, string>();
     for (const [j, wanted] of app.proxies.entries()) {
       const path = `apps[${i}].proxies[${j}]`;
-      const service = services.resolve(wanted.service, `${path}.service`);
+      const service = work.services.resolve(wanted.service, `${path}.service`);
       if (!service) continue;
       const first = listed.get(service.baseUrl);
       if (first !== undefined) {
-        problems.push(`${path}.service: ${service.baseUrl} already has a proxy in this app (${first})`);
+        work.context.problems.push(`${path}.service: ${service.baseUrl} already has a proxy in this app (${first})`);
         continue;
       }
       listed.set(service.baseUrl, path);
-      const existing =
-        storedApp && service.id
-          ? stored.proxies.find((p) => p.appId === storedApp.id && p.serviceId === service.id)
-          : undefined;
-      const declared: DeclaredProxy = {
-        active: wanted.active ?? existing?.active ?? true,
-        overrides: wanted.overrides ?? existing?.overrides ?? {},
-        rateLimit:
-          wanted.rateLimit !== undefined ? wanted.rateLimit : existing ? rateLimitOf(existing) : defaults.rateLimit,
-        scrub: wanted.scrub ?? existing?.scrub ?? defaults.scrub,
-      };
-      const effectiveAfter = effectiveAllowlist(
-        blockOf(apps.templates.get(app.slug), service.type, templates.blocksAfter),
-        declared.overrides,
-      );
-      if (wanted.key !== undefined && existing?.keyDigest !== keyDigest(wanted.key)) {
-        declared.key = wanted.key;
-        work.newKeys.push({ key: wanted.key, path: `${path}.key`, proxy: existing });
-      }
-      if (!existing || !storedApp) {
-        plan.creates.push({ slug: app.slug, baseUrl: service.baseUrl, settings: declared });
-        report.proxies.push({
-          kind: 'created',
-          name: nameOf(app.slug, service),
-          app: app.slug,
-          service: service.baseUrl,
-          changes: [declared.active ? 'active' : 'inactive', ...(declared.key ? ['key given'] : ['new key'])],
-          ...diffGrants({}, effectiveAfter),
-        });
-        continue;
-      }
-      work.handled.add(existing.id);
-      const before = effectiveAllowlist(
-        blockOf(storedTemplateName(storedApp, templates.nameById), service.type, templates.blocksBefore),
-        existing.overrides,
-      );
-      const overridesChanged = !same(normaliseOverrides(existing.overrides), normaliseOverrides(declared.overrides));
-      const grants = diffGrants(before, effectiveAfter);
-      const changes = [
-        ...(existing.active !== declared.active ? [declared.active ? 'activated' : 'deactivated'] : []),
-        ...(overridesChanged ? ['overrides'] : []),
-        ...(!overridesChanged && grants.added.length + grants.removed.length > 0 ? ['template grants'] : []),
-        ...(!same(rateLimitOf(existing), declared.rateLimit) ? ['rate limit'] : []),
-        ...(existing.scrub !== declared.scrub ? ['scrub'] : []),
-        ...(declared.key !== undefined ? ['key replaced'] : []),
-      ];
-      if (changes.length === 0) {
-        report.unchanged.proxies += 1;
-        continue;
-      }
-      plan.updates.push({ proxy: existing, declared, effectiveBefore: before });
-      report.proxies.push({
-        kind: 'updated',
-        name: nameOf(app.slug, service),
-        app: app.slug,
-        service: service.baseUrl,
-        changes,
-        ...grants,
-      });
+      this.planProxy(work, path, app.slug, storedApp, service, wanted);
     }
-    if (prune && storedApp) {
-      for (const proxy of stored.proxies) {
-        if (proxy.appId !== storedApp.id || work.handled.has(proxy.id)) continue;
-        const service = work.serviceById.get(proxy.serviceId);
-        work.handled.add(proxy.id);
-        plan.deletes.push(proxy);
-        report.proxies.push({
-          kind: 'deleted',
-          name: `${app.slug} → ${service?.name ?? proxy.serviceId}`,
-          app: app.slug,
-          service: service?.baseUrl ?? proxy.serviceId,
-          changes: [],
-          added: [],
-          removed: [],
-        });
-      }
+    if (work.context.prune && storedApp) this.pruneApp(work, app.slug, storedApp);
+  }
+
+  /** One listed proxy at `path`: created, updated (with what changes) or unchanged. */
+  private planProxy(
+    work: Work,
+    path: string,
+    slug: string,
+    storedApp: AppRow | undefined,
+    service: ServiceAfter,
+    wanted: ConfigProxy,
+  ): void {
+    const { context, templates, apps, defaults, plan } = work;
+    const { stored, report } = context;
+    const existing =
+      storedApp && service.id
+        ? stored.proxies.find((p) => p.appId === storedApp.id && p.serviceId === service.id)
+        : undefined;
+    const declared: DeclaredProxy = {
+      active: wanted.active ?? existing?.active ?? true,
+      overrides: wanted.overrides ?? existing?.overrides ?? {},
+      rateLimit:
+        wanted.rateLimit !== undefined ? wanted.rateLimit : existing ? rateLimitOf(existing) : defaults.rateLimit,
+      scrub: wanted.scrub ?? existing?.scrub ?? defaults.scrub,
+    };
+    const effectiveAfter = effectiveAllowlist(
+      blockOf(apps.templates.get(slug), service.type, templates.blocksAfter),
+      declared.overrides,
+    );
+    if (wanted.key !== undefined && existing?.keyDigest !== keyDigest(wanted.key)) {
+      declared.key = wanted.key;
+      work.newKeys.push({ key: wanted.key, path: `${path}.key`, proxy: existing });
+    }
+    if (!existing || !storedApp) {
+      plan.creates.push({ slug, baseUrl: service.baseUrl, settings: declared });
+      report.proxies.push({
+        kind: 'created',
+        name: nameOf(slug, service),
+        app: slug,
+        service: service.baseUrl,
+        changes: [declared.active ? 'active' : 'inactive', ...(declared.key ? ['key given'] : ['new key'])],
+        ...diffGrants({}, effectiveAfter),
+      });
+      return;
+    }
+    work.handled.add(existing.id);
+    const before = effectiveAllowlist(
+      blockOf(storedTemplateName(storedApp, templates.nameById), service.type, templates.blocksBefore),
+      existing.overrides,
+    );
+    const overridesChanged = !same(normaliseOverrides(existing.overrides), normaliseOverrides(declared.overrides));
+    const grants = diffGrants(before, effectiveAfter);
+    const changes = [
+      ...(existing.active !== declared.active ? [declared.active ? 'activated' : 'deactivated'] : []),
+      ...(overridesChanged ? ['overrides'] : []),
+      ...(!overridesChanged && grants.added.length + grants.removed.length > 0 ? ['template grants'] : []),
+      ...(!same(rateLimitOf(existing), declared.rateLimit) ? ['rate limit'] : []),
+      ...(existing.scrub !== declared.scrub ? ['scrub'] : []),
+      ...(declared.key !== undefined ? ['key replaced'] : []),
+    ];
+    if (changes.length === 0) {
+      report.unchanged.proxies += 1;
+      return;
+    }
+    plan.updates.push({ proxy: existing, declared, effectiveBefore: before });
+    report.proxies.push({
+      kind: 'updated',
+      name: nameOf(slug, service),
+      app: slug,
+      service: service.baseUrl,
+      changes,
+      ...grants,
+    });
+  }
+
+  /** With `prune`: the listed app's stored proxies the document does not list. */
+  private pruneApp({ context, serviceById, handled, plan }: Work, slug: string, storedApp: AppRow): void {
+    for (const proxy of context.stored.proxies) {
+      if (proxy.appId !== storedApp.id || handled.has(proxy.id)) continue;
+      const service = serviceById.get(proxy.serviceId);
+      handled.add(proxy.id);
+      plan.deletes.push(proxy);
+      context.report.proxies.push({
+        kind: 'deleted',
+        name: `${slug} → ${service?.name ?? proxy.serviceId}`,
+        app: slug,
+        service: service?.baseUrl ?? proxy.serviceId,
+        changes: [],
+        added: [],
+        removed: [],
+      });
     }
   }
 
