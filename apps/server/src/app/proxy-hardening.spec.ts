@@ -22,7 +22,7 @@ function chunked(body: string): string {
   return `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
 }
 
-/** Findings of an adversarial test of the proxy route, one regression test each (README: Security model). */
+/** Findings of an adversarial test of the proxy route, one regression test each (docs/security.md). */
 describe('the /proxy route under adversarial input', () => {
   let t: TestApp;
   let admin: AdminClient;
