@@ -118,6 +118,21 @@ describe(loadConfig.name, () => {
     expect(problemsOf(env)).toEqual([expect.stringMatching(expected)]);
   });
 
+  it.each([
+    [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'hunter2-pw' }, 'hunter2-pw', /\(got 10 characters\)$/],
+    [{ SECRET_KEY: 'not-a-key-but-secret' }, 'not-a-key-but-secret', /^SECRET_KEY must be a 32-byte key/],
+    [{ DATABASE_URL: 'mysql://arr:s3cr3t-pw@db/arr' }, 's3cr3t-pw', /\(got "mysql:\/\/arr:\*\*\*@db\/arr"\)$/],
+    [
+      { DATABASE_URL: 'postgres://p/x', SECRET_KEY: hexKey, DATABASE_LISTEN_URL: 'http://u:listen-pw@db' },
+      'listen-pw',
+      /\(got "http:\/\/u:\*\*\*@db"\)$/,
+    ],
+  ])('never repeats a secret in the message: %j', (env, secret, shown) => {
+    const problems = problemsOf(env);
+    expect(problems.join('\n')).not.toContain(secret);
+    expect(problems).toEqual([expect.stringMatching(shown)]);
+  });
+
   it('takes DATABASE_LISTEN_URL beside DATABASE_URL, and METRICS_PORT and METRICS_HOST', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://pooler:6432/arrbiter',

@@ -135,6 +135,19 @@ function resolveSecretKey(env: CheckedEnvironment, dataDir: string, embedded: bo
   }
 }
 
+const SECRETS = new Set<string>(
+  ENV_VARIABLES.filter((variable) => 'secret' in variable && variable.secret).map((variable) => variable.name),
+);
+
+/**
+ * A refused value as a start-up message may repeat it: never a secret's (its length only), and a URL's
+ * password masked (`postgres://arr:***@db`), since logs are collected and shared.
+ */
+function shown(name: string, value: string | undefined): string {
+  if (value !== undefined && SECRETS.has(name)) return `${value.length} characters`;
+  return JSON.stringify(value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*:)[^/@]*@/i, '$1***@'));
+}
+
 /**
  * Validates the environment once and returns the typed configuration.
  * Throws a `ConfigError` that names every variable that is wrong and why.
@@ -149,8 +162,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
   const env = checked as CheckedEnvironment;
   const problems: string[] = validateSync(checked, { forbidUnknownValues: false, stopAtFirstError: true }).flatMap(
     (error) => {
-      const got = environment[error.property];
-      return Object.values(error.constraints ?? {}).map((message) => `${message} (got ${JSON.stringify(got)})`);
+      const got = shown(error.property, environment[error.property]);
+      return Object.values(error.constraints ?? {}).map((message) => `${message} (got ${got})`);
     },
   );
 
