@@ -82,6 +82,8 @@ describe(loadConfig.name, () => {
     [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL must be an http\(s\) URL/],
     [{ PUBLIC_URL: 'https://x.example/arr?x=1' }, /^PUBLIC_URL must be an http\(s\) URL/],
     [{ PUBLIC_URL: 'https://x.example/a/../b' }, /^PUBLIC_URL's path must be plain segments/],
+    [{ PUBLIC_URL: 'https://x.example/api' }, /^PUBLIC_URL's path cannot begin with \/api, \/proxy or \/health/],
+    [{ PUBLIC_URL: 'https://x.example/proxy/arr' }, /^PUBLIC_URL's path cannot begin with/],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres/],
     [{ OIDC_ISSUER: 'https://auth.example', OIDC_CLIENT_ID: 'arrbiter' }, /^OIDC_ISSUER is set without PUBLIC_URL/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of the following values/],

@@ -179,6 +179,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
       problems.push(
         `PUBLIC_URL's path must be plain segments such as /arrbiter (got ${JSON.stringify(env.PUBLIC_URL)})`,
       );
+    } else if (/^\/(?:api|proxy|health)(?:\/|$)/.test(path)) {
+      // The server answers with and without the prefix: one of its own roots would be ambiguous.
+      problems.push(
+        `PUBLIC_URL's path cannot begin with /api, /proxy or /health, the server's own paths: choose another, such as /arrbiter (got ${JSON.stringify(env.PUBLIC_URL)})`,
+      );
     }
   }
   if (staffAuth.oidc !== undefined && env.PUBLIC_URL === undefined) {
