@@ -337,7 +337,7 @@ describe('declarative configuration over the admin API', () => {
 
   describe('refuses a document that is not valid, naming where, and writes nothing', () => {
     it.each<[string, unknown, string[]]>([
-      ['not an object', [1], ['the document must be an object with a version (see README: Declarative configuration)']],
+      ['not an object', [1], ['the document must be an object with a version (see docs/declarative-config.md)']],
       ['another version', { version: 2 }, ['version must be 1 (the document version this server reads)']],
       [
         'an unknown field',
