@@ -10,10 +10,9 @@ import type {
   Page,
   ProxyConnectionDto,
   RevisionDto,
-  ServiceDto,
   TemplateDto,
 } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { createTestDatabase, TestDatabase, seedProxy, seedService } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { parse, stringify } from 'yaml';
 import { AdminHttpClient } from '../support/admin-client';
@@ -56,29 +55,14 @@ describe('declarative configuration of the production server', () => {
     sonarr = await FakeServarr.start({ type: 'sonarr', instanceName: 'Shows', urlBase: '/sonarr' });
     const server = await start((await database()).env);
     source = await signIn(server);
-    const movies = await source.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: radarr.url,
-      apiKey: radarr.options.apiKey,
-    });
-    const shows = await source.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: sonarr.url,
-      apiKey: sonarr.options.apiKey,
-    });
-    const notifiarr = await source.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Notifiarr',
-      slug: 'notifiarr',
-      templateId: null,
-      active: true,
-    });
-    const proxy = await source.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${notifiarr.id}/proxies`, {
-      serviceId: movies.id,
+    const movies = await seedService(source, radarr);
+    const shows = await seedService(source, sonarr);
+    const { app: notifiarr, proxy } = await seedProxy(source, {
+      service: movies,
+      app: { name: 'Notifiarr', slug: 'notifiarr' },
+      config: { overrides: { '/api/v3/movie': ['get'] }, active: true, rateLimit: { perMinute: 600, burst: 50 } },
     });
     sourceKey = proxy.key;
-    await source.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/movie': ['get'] },
-      active: true,
-      rateLimit: { perMinute: 600, burst: 50 },
-    });
     const template = await source.request<TemplateDto>('POST', `/api/admin/v1/apps/${notifiarr.id}/save-as-template`, {
       name: 'Read movies',
     });

@@ -3,11 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, IncomingHttpHeaders, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppDto, ProxyConnectionDto, ServiceDto, TemplateSyncReport } from '@arrbiter/contracts';
+import type { ProxyConnectionDto, TemplateSyncReport } from '@arrbiter/contracts';
 import { FaultyUpstream } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { OwnPostgres } from '../support/own-postgres';
 import { ServerProcess, startServer } from '../support/server-process';
+import { eventually, holdsWithin, seedProxy } from '@arrbiter/server/testing';
 
 const ADMIN = { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'fault suite passphrase' };
 const MB = 1024 * 1024;
@@ -67,15 +68,6 @@ function call(server: ServerProcess, key: string, path: string, agent: Agent | f
     );
     req.end();
   });
-}
-
-/** Polls `check` until it holds (at most 10 s): for what happens asynchronously. */
-async function eventually(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not within 10 s: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The log lines printed since `mark` (a length of `server.output()`). */
@@ -205,23 +197,14 @@ describe('the production server under faults, together', () => {
       LOG_LEVEL: 'info',
     };
     await start();
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.apiKey,
-    });
-    const app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Faults',
-      slug: 'faults',
-      templateId: null,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/fault/{kind}': ['get'], '/api/v3/movie': ['get'] },
-      active: true,
-    });
+    ({ proxy } = await seedProxy(admin, {
+      upstream,
+      app: { name: 'Faults', slug: 'faults' },
+      config: {
+        overrides: { '/api/v3/fault/{kind}': ['get'], '/api/v3/movie': ['get'] },
+        active: true,
+      },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -342,8 +325,9 @@ describe('the production server under faults, together', () => {
         const mark = server.output().length;
         const { status, bytes, complete } = await get(path);
         if (complete) return { status, bytes, complete };
-        await new Promise((r) => setTimeout(r, 500));
-        return { status, bytes, complete, warnings: linesSince(server, mark).filter((l) => l.includes('"level":40')) };
+        const warnings = () => linesSince(server, mark).filter((l) => l.includes('"level":40'));
+        await holdsWithin(() => warnings().length > 0, { timeoutMs: 2_000 });
+        return { status, bytes, complete, warnings: warnings() };
       };
       const before = server.rss();
       let peak = before;
@@ -379,17 +363,20 @@ describe('the production server under faults, together', () => {
       const during: number[] = [];
       let outage = false;
       let stopTraffic = false;
+      let answered = 0;
       const agent = new Agent({ keepAlive: true, maxSockets: 4 });
       const traffic = Promise.all(
         Array.from({ length: 4 }, async (_, worker) => {
           while (!stopTraffic) {
             // Allowed (forwarded) and denied (a warning recorded in the database, asynchronously).
             const status = (await get(worker % 2 ? '/api/v3/fault/big?bytes=100' : '/api/v3/movie/7', agent)).status;
+            answered += 1;
             if (outage) during.push(status);
           }
         }),
       );
-      await new Promise((r) => setTimeout(r, 300));
+      // Traffic flows (allowed and denied calls answered) before the database goes away.
+      await eventually('calls are answered', () => answered >= 8);
       await pg.stop();
       outage = true;
 

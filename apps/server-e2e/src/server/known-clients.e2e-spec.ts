@@ -1,19 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type {
-  AppDto,
   ApplyFitResponse,
   KnownClientDto,
   KnownClientSummaryDto,
   Page,
   ProxyConnectionDto,
   ProxyFitResponse,
-  ServiceDto,
   TemplateDto,
   TemplateFitResponse,
   WarningDto,
 } from '@arrbiter/contracts';
-import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
+import { createTestDatabase, eventually, TestDatabase, seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -85,19 +83,10 @@ describe('known clients over HTTP: the production server, the fake Servarr and t
     });
     await admin.request('POST', '/api/admin/v1/templates/sync');
     templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: radarr.url,
-      apiKey: radarr.options.apiKey,
-    });
-    const app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Maintainerr',
-      slug: 'maintainerr',
-      templateId: template('maintainerr').id,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
+    ({ proxy } = await seedProxy(admin, {
+      upstream: radarr,
+      app: { name: 'Maintainerr', slug: 'maintainerr', templateId: template('maintainerr').id },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

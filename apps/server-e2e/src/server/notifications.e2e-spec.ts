@@ -5,7 +5,6 @@ import type {
   Page,
   ProxyConnectionDto,
   RotateKeyResponse,
-  ServiceDto,
   WarningDto,
   WebhookJsonPayload,
 } from '@arrbiter/contracts';
@@ -16,6 +15,8 @@ import {
   ReceivedWebhook,
   TestDatabase,
   WebhookReceiver,
+  seedProxy,
+  seedService,
 } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
@@ -91,23 +92,9 @@ describe('notifications of the production server, to a local webhook receiver', 
       SERVICE_CHECK_INTERVAL_SECONDS: '1',
     });
     admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: movies.url,
-      apiKey: movies.options.apiKey,
-    });
-    await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: shows.url,
-      apiKey: shows.options.apiKey,
-    });
-    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Overseerr',
-      slug: 'overseerr',
-      templateId: null,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
+    const service = await seedService(admin, movies);
+    await seedService(admin, shows);
+    ({ app, proxy } = await seedProxy(admin, { service, app: { name: 'Overseerr', slug: 'overseerr' } }));
     const saved = await admin.request<NotificationSettings>('PUT', SETTINGS, {
       webhooks: [
         { url: `${receiver.url}${PATHS.json}`, format: 'json', events: [...NOTIFICATION_EVENTS], enabled: true },

@@ -1,8 +1,7 @@
 import type { AppDto, ProxyConnectionDto, RotateKeyResponse } from '@arrbiter/contracts';
-import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
+import { createTestDatabase, eventually, TestDatabase, seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
-import { proxiedApp } from '../support/seed';
 import { ServerProcess, startServer } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'rotation clone docs passphrase' };
@@ -31,9 +30,9 @@ describe('operator features over HTTP: key rotation, cloning, the API descriptio
     upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
     server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
     admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    ({ app, proxy } = await proxiedApp(admin, upstream, {
-      name: 'Homepage',
-      slug: 'homepage',
+    ({ app, proxy } = await seedProxy(admin, {
+      upstream,
+      app: { name: 'Homepage', slug: 'homepage' },
       config: { overrides: { '/api/v3/movie': ['get'] }, active: true, rateLimit: { perMinute: 600, burst: 50 } },
     }));
   });

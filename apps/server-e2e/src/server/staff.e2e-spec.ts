@@ -1,13 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import type {
-  AdminAccountDto,
-  ApiTokenDto,
-  AppDto,
-  CreatedTokenResponse,
-  ProxyDetailsDto,
-  ServiceDto,
-} from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import type { AdminAccountDto, ApiTokenDto, CreatedTokenResponse, ProxyDetailsDto } from '@arrbiter/contracts';
+import { createTestDatabase, TestDatabase, seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr, freePort } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { OidcProvider, startOidcProvider } from '../support/oidc-provider';
@@ -58,19 +51,10 @@ describe('admin staff over HTTP against the production build', () => {
       TRUSTED_AUTH_FROM: '127.0.0.1',
     });
     owner = await AdminHttpClient.signIn(server, OWNER.ADMIN_USERNAME, OWNER.ADMIN_PASSWORD);
-    const service = await owner.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    const app = await owner.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Homepage',
-      slug: 'homepage',
-      templateId: null,
-      active: true,
-    });
-    proxy = await owner.request<ProxyDetailsDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
+    ({ proxy } = await seedProxy(owner, {
+      upstream,
+      app: { name: 'Homepage', slug: 'homepage' },
+    }));
     await owner.request('POST', '/api/admin/v1/admins', {
       username: 'vic',
       password: 'viewer passphrase e2e',
@@ -196,9 +180,9 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
   let owner: AdminHttpClient;
 
   /** Starts Arrbiter on a known port (its callback is registered at the provider first). */
-  async function start(env: NodeJS.ProcessEnv, accounts: Record<string, Record<string, unknown>>) {
+  async function start(env: NodeJS.ProcessEnv, accounts: Record<string, Record<string, unknown>>, path = '') {
     const port = await freePort();
-    const publicUrl = `http://127.0.0.1:${port}`;
+    const publicUrl = `http://127.0.0.1:${port}${path}`;
     provider = await startOidcProvider(`${publicUrl}/api/auth/oidc/callback`, accounts);
     server = await startServer({
       ...database.env,
@@ -374,6 +358,30 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
       expect(await whoIs(done.session as string)).toEqual({ username: 'dora', role: 'owner', publicUrlSet: true });
       const unmapped = await finish(await signInAtProvider(server.url, 'eve'));
       expect(unmapped.location).toBe('/sign-in?sso=no-role');
+    });
+  });
+
+  describe('under a sub-path (PUBLIC_URL=http://127.0.0.1:PORT/arrbiter)', () => {
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      await start({ OIDC_AUTO_CREATE: 'true' }, { fay: { groups: 'family' } }, '/arrbiter');
+    });
+    afterAll(stop);
+
+    it('redirects to the callback, sets its cookies and lands on the dashboard, all under the prefix', async () => {
+      const flow = await signInAtProvider(`${server.url}/arrbiter`, 'fay');
+      expect(flow.authorizationUrl.searchParams.get('redirect_uri')).toBe(
+        `${server.url}/arrbiter/api/auth/oidc/callback`,
+      );
+      expect(flow.callbackUrl.pathname).toBe('/arrbiter/api/auth/oidc/callback');
+      const response = await step(flow.jar, flow.callbackUrl.href);
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe('/arrbiter/');
+      const session = response.headers.getSetCookie().find((c) => c.startsWith('arrbiter_session='));
+      expect(session).toMatch(/; Path=\/arrbiter(;|$)/);
+      const cookie = (session as string).split(';')[0];
+      const who = await fetch(`${server.url}/arrbiter/api/auth/session`, { headers: { cookie } });
+      expect(await who.json()).toEqual({ username: 'fay', role: 'viewer', publicUrlSet: true });
     });
   });
 });

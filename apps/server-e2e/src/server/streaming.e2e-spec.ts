@@ -1,6 +1,6 @@
 import { request } from 'node:http';
-import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import type { ProxyConnectionDto } from '@arrbiter/contracts';
+import { createTestDatabase, eventually, TestDatabase, seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -18,23 +18,14 @@ describe('streaming and shutdown of the production server', () => {
     upstream = await FakeServarr.start({ type: 'radarr' });
     server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
     const admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    const app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Big',
-      slug: 'big',
-      templateId: null,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/test/stream': ['get'], '/api/v3/test/slow': ['get'] },
-      active: true,
-    });
+    ({ proxy } = await seedProxy(admin, {
+      upstream,
+      app: { name: 'Big', slug: 'big' },
+      config: {
+        overrides: { '/api/v3/test/stream': ['get'], '/api/v3/test/slow': ['get'] },
+        active: true,
+      },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -81,7 +72,10 @@ describe('streaming and shutdown of the production server', () => {
 
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
     const inFlight = fetch(`${server.url}/proxy/big/api/v3/test/slow?ms=1500`, { headers: { 'x-api-key': proxy.key } });
-    await new Promise((r) => setTimeout(r, 300));
+    // In flight: the upstream has it (and sleeps 1.5 s before answering).
+    await eventually('the slow call reaches the upstream', () =>
+      upstream.requests.some((r) => r.url.includes('/api/v3/test/slow')),
+    );
     const exited = server.stop();
     const response = await inFlight;
     expect(response.status).toBe(200);

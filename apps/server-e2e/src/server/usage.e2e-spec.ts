@@ -5,7 +5,14 @@ import type {
   ServiceDto,
   UsageOverviewResponse,
 } from '@arrbiter/contracts';
-import { createTestDatabase, eventually, TestDatabase, usageTotals as total } from '@arrbiter/server/testing';
+import {
+  createTestDatabase,
+  eventually,
+  TestDatabase,
+  usageTotals as total,
+  seedProxy,
+  seedService,
+} from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { ServerProcess, startServer } from '../support/server-process';
@@ -48,40 +55,21 @@ describe('usage over HTTP: the production server, the fake Servarr and real prox
     env = { ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' };
     server = await startServer(env);
     admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    moviesService = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: movies.url,
-      apiKey: movies.options.apiKey,
-    });
-    showsService = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: shows.url,
-      apiKey: shows.options.apiKey,
-    });
-    client = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Client',
-      slug: 'client',
-      templateId: null,
-      active: true,
-    });
-    script = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Script',
-      slug: 'script',
-      templateId: null,
-      active: true,
-    });
-    moviesProxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${client.id}/proxies`, {
-      serviceId: moviesService.id,
-    });
-    showsProxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${script.id}/proxies`, {
-      serviceId: showsService.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${moviesProxy.id}/config`, {
-      overrides: { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'], '/api/v3/test/status/{code}': ['get'] },
-      active: true,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${showsProxy.id}/config`, {
-      overrides: { '/api/v3/system/status': ['get'] },
-      active: true,
-    });
+    moviesService = await seedService(admin, movies);
+    showsService = await seedService(admin, shows);
+    ({ app: client, proxy: moviesProxy } = await seedProxy(admin, {
+      service: moviesService,
+      app: { name: 'Client', slug: 'client' },
+      config: {
+        overrides: { '/api/v3/movie': ['get'], '/api/v3/movie/{id}': ['get'], '/api/v3/test/status/{code}': ['get'] },
+        active: true,
+      },
+    }));
+    ({ app: script, proxy: showsProxy } = await seedProxy(admin, {
+      service: showsService,
+      app: { name: 'Script', slug: 'script' },
+      config: { overrides: { '/api/v3/system/status': ['get'] }, active: true },
+    }));
   });
   afterAll(async () => {
     await server?.stop();
