@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { AppDto, ProxyConnectionDto, ServiceDto, TemplateDto } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
-import { FakeServarr } from '@arrbiter/tools/fake-servarr';
-import { AdminHttpClient } from '../support/admin-client';
+import type { AppDto, ProxyConnectionDto, TemplateDto } from '@arrbiter/contracts';
+import { seedProxy, seedService } from '@arrbiter/server/testing';
 import { axeViolations } from '../support/axe';
 import { Browser, openBrowser } from '../support/browser';
-import { ServerProcess, startServer } from '../support/server-process';
+import { browserSuite } from '../support/browser-suite';
+import { ServerProcess } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'accessibility passphrase' };
 const PREFIX = 'a11y';
@@ -24,23 +23,23 @@ interface Visit {
 }
 
 describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', () => {
-  let database: TestDatabase;
+  const suite = browserSuite({
+    admin: ADMIN,
+    env: { TEMPLATE_ROOT: TEMPLATE_REPO },
+    upstream: { type: 'radarr', instanceName: 'Movies' },
+    signIn: false,
+  });
   let server: ServerProcess;
-  let upstream: FakeServarr;
   let browser: Browser;
   let origin: string;
   let app: AppDto;
   let proxy: ProxyConnectionDto;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: TEMPLATE_REPO });
-    origin = AdminHttpClient.origin(server);
-
+    ({ server, browser, origin } = suite);
+    const { admin, upstream } = suite;
     // Realistic content: synced templates, a service, an app from a template with a proxy,
     // a saved configuration (two revisions), and warnings from refused calls.
-    const admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
     await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
       url: TEMPLATE_REPO,
       ref: '',
@@ -51,10 +50,7 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
     const templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
     const template = templates.find((t) => t.name === 'overseerr');
     if (!template) throw new Error('the overseerr template did not sync');
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
+    const service = await seedService(admin, upstream);
     app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
       name: 'Overseerr',
       slug: 'overseerr',
@@ -67,25 +63,17 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       templateId: null,
       active: false,
     });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/movie/{id}': ['delete'] },
-      active: true,
-    });
+    ({ proxy } = await seedProxy(admin, {
+      service,
+      app,
+      config: { overrides: { '/api/v3/movie/{id}': ['delete'] }, active: true },
+    }));
     for (const path of ['/api/v3/calendar', '/api/v3/system/backup']) {
       const response = await fetch(`${server.url}/proxy/overseerr${path}`, { headers: { 'x-api-key': proxy.key } });
       await response.arrayBuffer();
       expect(response.status).toBe(403);
     }
     browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await upstream?.stop();
-    await database?.drop();
   });
 
   const heading = (page: Page, name: string) => page.getByRole('heading', { name }).first().waitFor();

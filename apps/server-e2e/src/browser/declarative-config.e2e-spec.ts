@@ -1,22 +1,26 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppDto, ConfigDocument, Page as ListPage, ServiceDto } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import type { AppDto, ConfigDocument, Page as ListPage } from '@arrbiter/contracts';
+import { seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { parse, stringify } from 'yaml';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations } from '../support/axe';
-import { Browser, openBrowser, screenshotEachTest, signInThroughDashboard } from '../support/browser';
-import { ServerProcess, startServer } from '../support/server-process';
+import { Browser } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'backup and configuration passphrase' };
 const PREFIX = 'backup';
 
 /** Settings → Backup & configuration in a real browser: export downloads, import dry run, then apply. */
 describe('backup and declarative configuration in the dashboard', () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
+  const suite = browserSuite({
+    admin: ADMIN,
+    upstream: { type: 'radarr', instanceName: 'Movies' },
+    prefix: PREFIX,
+    screenshotEachTest: true,
+  });
   let upstream: FakeServarr;
   let browser: Browser;
   let admin: AdminHttpClient;
@@ -24,37 +28,13 @@ describe('backup and declarative configuration in the dashboard', () => {
   let origin: string;
 
   beforeAll(async () => {
+    ({ upstream, browser, admin, origin } = suite);
     work = mkdtempSync(join(tmpdir(), 'arrbiter-backup-'));
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
-    origin = AdminHttpClient.origin(server);
-    admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    const app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Notifiarr',
-      slug: 'notifiarr',
-      templateId: null,
-      active: true,
-    });
-    await admin.request('POST', `/api/admin/v1/apps/${app.id}/proxies`, { serviceId: service.id });
-    browser = await openBrowser();
-    await signInThroughDashboard(browser.page, origin, {
-      username: ADMIN.ADMIN_USERNAME,
-      password: ADMIN.ADMIN_PASSWORD,
-    });
+    await seedProxy(admin, { upstream, app: { name: 'Notifiarr', slug: 'notifiarr' } });
     await browser.page.goto(`${origin}/settings`);
     await browser.page.getByRole('heading', { name: 'Backup & configuration' }).waitFor();
   });
-  screenshotEachTest(() => browser, PREFIX);
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await upstream?.stop();
-    await database?.drop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

@@ -12,12 +12,13 @@ import type {
   TemplateFitResponse,
   WarningDto,
 } from '@arrbiter/contracts';
-import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
+import { eventually, seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser, screenshotEachTest, signInThroughDashboard } from '../support/browser';
-import { ServerProcess, startServer } from '../support/server-process';
+import { Browser } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+import { ServerProcess } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'known clients in the browser passphrase' };
 const PREFIX = 'fit';
@@ -35,7 +36,13 @@ async function text(locator: Locator): Promise<string> {
  * the Templates page with the suggested file, and a warning marked with the client that makes the call.
  */
 describe('known clients in the dashboard: fit, grants, the template preview and the suggested file', () => {
-  let database: TestDatabase;
+  const suite = browserSuite({
+    admin: ADMIN,
+    env: { TEMPLATE_ROOT: TEMPLATE_REPO },
+    upstream: { type: 'radarr', instanceName: 'Movies' },
+    prefix: PREFIX,
+    screenshotEachTest: true,
+  });
   let server: ServerProcess;
   let upstream: FakeServarr;
   let browser: Browser;
@@ -60,11 +67,7 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
   const summary = (page: Page) => page.getByTestId('fit-summary');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: TEMPLATE_REPO });
-    origin = AdminHttpClient.origin(server);
-    admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
+    ({ server, upstream, browser, admin, origin } = suite);
     await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
       url: TEMPLATE_REPO,
       ref: '',
@@ -76,43 +79,18 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     const found = templates.find((t) => t.name === 'maintainerr');
     if (!found) throw new Error('the maintainerr template did not sync');
     template = found;
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Maintainerr',
-      slug: 'maintainerr',
-      templateId: template.id,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    // A grant Maintainerr never uses, on top of its template.
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/calendar': ['get'] },
-      active: true,
-    });
+    ({ app, proxy } = await seedProxy(admin, {
+      upstream,
+      app: { name: 'Maintainerr', slug: 'maintainerr', templateId: template.id },
+      // A grant Maintainerr never uses, on top of its template.
+      config: { overrides: { '/api/v3/calendar': ['get'] }, active: true },
+    }));
     // Maintainerr's tag update is refused by its template: a warning.
     expect(await callProxy('/api/v3/movie/123', 'PUT')).toBe(403);
     await eventually('the refusal is a warning', async () => {
       const warnings = await admin.request<ListPage<WarningDto>>('GET', `/api/admin/v1/warnings?proxyId=${proxy.id}`);
       return warnings.items.length === 1;
     });
-
-    browser = await openBrowser();
-    await signInThroughDashboard(browser.page, origin, {
-      username: ADMIN.ADMIN_USERNAME,
-      password: ADMIN.ADMIN_PASSWORD,
-    });
-  });
-  screenshotEachTest(() => browser, PREFIX);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await upstream?.stop();
-    await database?.drop();
   });
 
   it("shows the fit of the template's client: what it calls, what the allowlist refuses, and where each call is made", async () => {

@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import type { WebhookJsonPayload } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase, WebhookReceiver } from '@arrbiter/server/testing';
+import { WebhookReceiver } from '@arrbiter/server/testing';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser, signInThroughDashboard } from '../support/browser';
-import { ServerProcess, startServer } from '../support/server-process';
+import { Browser } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'notifications browser passphrase' };
 const PREFIX = 'notifications';
@@ -11,8 +11,7 @@ const TOKEN = 'BrowserHookSecret_0123456789abcdef';
 const HOOK_PATH = `/hooks/${TOKEN}`;
 
 describe('notifications settings in a real browser', () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
+  const suite = browserSuite({ admin: ADMIN, prefix: PREFIX });
   let receiver: WebhookReceiver;
   let browser: Browser;
   let origin: string;
@@ -21,15 +20,7 @@ describe('notifications settings in a real browser', () => {
   const webhook = (page: Page): Locator => section(page).getByRole('article');
   const tests = () => receiver.at(HOOK_PATH).filter((r) => (r.json as WebhookJsonPayload).event === 'test');
 
-  /** A failing step leaves a screenshot named after it. */
-  async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      await browser.screenshot(`${PREFIX}--FAILED--${name}`).catch(() => undefined);
-      throw error;
-    }
-  }
+  const { step } = suite;
 
   async function noViolations(page: Page, state: string, theme: string): Promise<void> {
     await page.evaluate(() => document.fonts.ready);
@@ -39,23 +30,13 @@ describe('notifications settings in a real browser', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    ({ browser, origin } = suite);
     receiver = await WebhookReceiver.start();
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
-    origin = `http://localhost:${server.port}`;
-    browser = await openBrowser();
-    await signInThroughDashboard(browser.page, origin, {
-      username: ADMIN.ADMIN_USERNAME,
-      password: ADMIN.ADMIN_PASSWORD,
-    });
     await browser.page.goto(`${origin}/settings`);
     await browser.page.getByRole('heading', { name: 'Settings' }).waitFor();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await receiver?.stop();
-    await database?.drop();
   });
 
   it('adds a webhook, sends a test message that the receiver gets, and shows the result and the deliveries', async () => {

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import type { ProxyDto } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser, screenshotEachTest } from '../support/browser';
-import { ServerProcess, startServer } from '../support/server-process';
+import { Browser } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+import { ServerProcess } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'operator workflows passphrase' };
 const PREFIX = 'operator';
@@ -17,7 +17,15 @@ const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
 
 describe('operator workflows in a real browser', () => {
-  let database: TestDatabase;
+  const suite = browserSuite({
+    admin: ADMIN,
+    // The repository below is a local directory set through the dashboard: it must be inside TEMPLATE_ROOT.
+    env: { TEMPLATE_ROOT: TEMPLATE_REPO },
+    upstream: { type: 'radarr', instanceName: 'Movies' },
+    signIn: false,
+    prefix: PREFIX,
+    screenshotEachTest: true,
+  });
   let server: ServerProcess;
   let upstream: FakeServarr;
   let browser: Browser;
@@ -46,15 +54,7 @@ describe('operator workflows in a real browser', () => {
     return (await response.json()) as T;
   }
 
-  /** A failing step leaves a screenshot named after it. */
-  async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      await browser.screenshot(`${PREFIX}--FAILED--${name}`).catch(() => undefined);
-      throw error;
-    }
-  }
+  const { step } = suite;
 
   async function callProxy(path: string, method = 'GET'): Promise<number> {
     const response = await fetch(`${server.url}/proxy/overseerr${path}`, {
@@ -66,23 +66,11 @@ describe('operator workflows in a real browser', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    // The repository below is a local directory set through the dashboard: it must be inside TEMPLATE_ROOT.
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none', TEMPLATE_ROOT: TEMPLATE_REPO });
-    origin = `http://localhost:${server.port}`;
-    browser = await openBrowser();
+    ({ server, upstream, browser, origin } = suite);
     await browser.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     browser.page.on('console', (message: ConsoleMessage) => {
       if (message.type() === 'error') consoleErrors.push({ text: message.text(), url: message.location().url });
     });
-  });
-  screenshotEachTest(() => browser, PREFIX);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await upstream?.stop();
-    await database?.drop();
   });
 
   it('signs in and shows the home page', async () => {

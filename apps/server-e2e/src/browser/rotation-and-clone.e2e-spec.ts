@@ -1,19 +1,18 @@
 import type { Page } from 'playwright-core';
 import type { AppDto, ProxyConnectionDto } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
+import { seedProxy } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
-import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser, signInThroughDashboard } from '../support/browser';
-import { proxiedApp } from '../support/seed';
-import { ServerProcess, startServer } from '../support/server-process';
+import { Browser } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+import { ServerProcess } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'rotation and clone passphrase' };
 const PREFIX = 'rotation';
 const THEMES = ['light', 'dark'] as const;
 
 describe('key rotation with a grace period and cloning an app, in a real browser', () => {
-  let database: TestDatabase;
+  const suite = browserSuite({ admin: ADMIN, upstream: { type: 'radarr', instanceName: 'Movies' }, prefix: PREFIX });
   let server: ServerProcess;
   let upstream: FakeServarr;
   let browser: Browser;
@@ -29,15 +28,7 @@ describe('key rotation with a grace period and cloning an app, in a real browser
     return response.status;
   };
 
-  /** A failing step leaves a screenshot named after it. */
-  async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      await browser.screenshot(`${PREFIX}--FAILED--${name}`).catch(() => undefined);
-      throw error;
-    }
-  }
+  const { step } = suite;
 
   /** axe's WCAG 2.1 AA violations of the page as it is, named for the failure message. */
   async function violations(page: Page, name: string): Promise<string[]> {
@@ -47,29 +38,15 @@ describe('key rotation with a grace period and cloning an app, in a real browser
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
-    origin = AdminHttpClient.origin(server);
-    const admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    ({ app, proxy } = await proxiedApp(admin, upstream, {
-      name: 'Overseerr',
-      slug: 'overseerr',
+    ({ server, upstream, browser, origin } = suite);
+    const { admin } = suite;
+    ({ app, proxy } = await seedProxy(admin, {
+      upstream,
+      app: { name: 'Overseerr', slug: 'overseerr' },
       config: { overrides: { '/api/v3/movie': ['get'] }, active: true },
     }));
     await admin.request('POST', '/api/admin/v1/apps', { name: 'Taken', slug: 'taken', templateId: null, active: true });
     oldKey = proxy.key;
-    browser = await openBrowser();
-    await signInThroughDashboard(browser.page, origin, {
-      username: ADMIN.ADMIN_USERNAME,
-      password: ADMIN.ADMIN_PASSWORD,
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await upstream?.stop();
-    await database?.drop();
   });
 
   it('offers a custom grace period and refuses one out of range', async () => {

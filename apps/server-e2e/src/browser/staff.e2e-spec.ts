@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
-import type { AppDto, ProxyDetailsDto, ServiceDto } from '@arrbiter/contracts';
-import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
-import { FakeServarr, freePort } from '@arrbiter/tools/fake-servarr';
-import { AdminHttpClient } from '../support/admin-client';
+import type { AppDto, ProxyDetailsDto } from '@arrbiter/contracts';
+import { seedProxy } from '@arrbiter/server/testing';
+import { freePort } from '@arrbiter/tools/fake-servarr';
 import { axeViolations } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import { Browser } from '../support/browser';
 import { OidcProvider, startOidcProvider } from '../support/oidc-provider';
-import { ServerProcess, startServer } from '../support/server-process';
+import { browserSuite } from '../support/browser-suite';
+import { ServerProcess } from '../support/server-process';
 
 const OWNER = { ADMIN_USERNAME: 'olivia', ADMIN_PASSWORD: 'owner passphrase for the browser' };
 const VIEWER = { username: 'vera', password: 'viewer passphrase for the browser' };
@@ -97,9 +97,27 @@ function viewerPages(
 }
 
 describe('admin staff in a real browser: accounts, tokens, your account, a viewer, single sign-on', () => {
-  let database: TestDatabase;
-  let upstream: FakeServarr;
   let provider: OidcProvider;
+  const suite = browserSuite({
+    admin: OWNER,
+    upstream: { type: 'radarr', instanceName: 'Movies' },
+    env: async () => {
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      provider = await startOidcProvider(`${origin}/api/auth/oidc/callback`, { sam: { groups: ['arr-staff'] } });
+      return {
+        PORT: String(port),
+        PUBLIC_URL: origin,
+        ALLOWED_ORIGINS: `http://localhost:${port}`,
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+        OIDC_ROLE_MAP: 'arr-owners=owner,arr-staff=editor',
+        OIDC_AUTO_CREATE: 'true',
+      };
+    },
+    signIn: false,
+  });
   let server: ServerProcess;
   let browser: Browser;
   let origin: string;
@@ -107,50 +125,19 @@ describe('admin staff in a real browser: accounts, tokens, your account, a viewe
   let proxy: ProxyDetailsDto;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    provider = await startOidcProvider(`${origin}/api/auth/oidc/callback`, { sam: { groups: ['arr-staff'] } });
-    server = await startServer({
-      ...database.env,
-      ...OWNER,
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      ALLOWED_ORIGINS: `http://localhost:${port}`,
-      OPENAPI_SOURCES: 'none',
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-      OIDC_ROLE_MAP: 'arr-owners=owner,arr-staff=editor',
-      OIDC_AUTO_CREATE: 'true',
-    });
-    const owner = await AdminHttpClient.signIn(server, OWNER.ADMIN_USERNAME, OWNER.ADMIN_PASSWORD);
-    const service = await owner.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    app = await owner.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Homepage',
-      slug: 'homepage',
-      templateId: null,
-      active: true,
-    });
-    proxy = await owner.request<ProxyDetailsDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
+    ({ server, browser, origin } = suite);
+    const owner = suite.admin;
+    ({ app, proxy } = await seedProxy(owner, {
+      upstream: suite.upstream,
+      app: { name: 'Homepage', slug: 'homepage' },
+    }));
     await owner.request('POST', '/api/admin/v1/admins', { ...VIEWER, role: 'viewer' });
     await owner.request('PUT', '/api/admin/v1/settings/notifications', {
       webhooks: [{ url: WEBHOOK, format: 'discord', events: ['key.rotated'], enabled: false }],
     });
-    browser = await openBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await provider?.stop();
-    await upstream?.stop();
-    await database?.drop();
   });
 
   const page = () => browser.page;

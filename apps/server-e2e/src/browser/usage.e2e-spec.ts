@@ -1,18 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
-import type {
-  AppDto,
-  Page as ListPage,
-  ProxyConnectionDto,
-  RevisionDto,
-  ServiceDto,
-  WarningDto,
-} from '@arrbiter/contracts';
-import { createTestDatabase, eventually, TestDatabase } from '@arrbiter/server/testing';
-import { FakeServarr } from '@arrbiter/tools/fake-servarr';
+import type { AppDto, Page as ListPage, ProxyConnectionDto, RevisionDto, WarningDto } from '@arrbiter/contracts';
+import { eventually, seedProxy } from '@arrbiter/server/testing';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser, openBrowser, screenshotEachTest, signInThroughDashboard } from '../support/browser';
-import { ServerProcess, startServer } from '../support/server-process';
+import { Browser } from '../support/browser';
+import { browserSuite } from '../support/browser-suite';
+import { ServerProcess } from '../support/server-process';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'usage in the browser passphrase' };
 const PREFIX = 'usage';
@@ -37,9 +30,13 @@ async function bodyRows(table: Locator): Promise<string[]> {
 }
 
 describe('usage in the dashboard: the traffic chart, top routes with grant and deny, unused grants', () => {
-  let database: TestDatabase;
+  const suite = browserSuite({
+    admin: ADMIN,
+    upstream: { type: 'radarr', instanceName: 'Movies' },
+    prefix: PREFIX,
+    screenshotEachTest: true,
+  });
   let server: ServerProcess;
-  let upstream: FakeServarr;
   let browser: Browser;
   let admin: AdminHttpClient;
   let origin: string;
@@ -58,28 +55,15 @@ describe('usage in the dashboard: the traffic chart, top routes with grant and d
   const row = (page: Page, method: string, route: string) => page.getByTestId(`route-${method}-${route}`);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    upstream = await FakeServarr.start({ type: 'radarr', instanceName: 'Movies' });
-    server = await startServer({ ...database.env, ...ADMIN, OPENAPI_SOURCES: 'none' });
-    origin = AdminHttpClient.origin(server);
-    admin = await AdminHttpClient.signIn(server, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
-    const service = await admin.request<ServiceDto>('POST', '/api/admin/v1/services', {
-      baseUrl: upstream.url,
-      apiKey: upstream.options.apiKey,
-    });
-    app = await admin.request<AppDto>('POST', '/api/admin/v1/apps', {
-      name: 'Overseerr',
-      slug: 'overseerr',
-      templateId: null,
-      active: true,
-    });
-    proxy = await admin.request<ProxyConnectionDto>('POST', `/api/admin/v1/apps/${app.id}/proxies`, {
-      serviceId: service.id,
-    });
-    await admin.request('PUT', `/api/admin/v1/proxies/${proxy.id}/config`, {
-      overrides: { '/api/v3/movie': ['get'], '/api/v3/calendar': ['get'], '/api/v3/system/status': ['get'] },
-      active: true,
-    });
+    ({ server, browser, admin, origin } = suite);
+    ({ app, proxy } = await seedProxy(admin, {
+      upstream: suite.upstream,
+      app: { name: 'Overseerr', slug: 'overseerr' },
+      config: {
+        overrides: { '/api/v3/movie': ['get'], '/api/v3/calendar': ['get'], '/api/v3/system/status': ['get'] },
+        active: true,
+      },
+    }));
     for (let i = 0; i < 3; i += 1) expect(await callProxy('/api/v3/movie')).toBe(200);
     expect(await callProxy('/api/v3/system/status')).toBe(200);
     expect(await callProxy('/api/v3/config/host')).toBe(403);
@@ -94,19 +78,6 @@ describe('usage in the dashboard: the traffic chart, top routes with grant and d
     });
     const deletion = warnings.find((w) => w.method === 'delete');
     await admin.request('POST', `/api/admin/v1/warnings/${deletion?.id}/dismiss`);
-
-    browser = await openBrowser();
-    await signInThroughDashboard(browser.page, origin, {
-      username: ADMIN.ADMIN_USERNAME,
-      password: ADMIN.ADMIN_PASSWORD,
-    });
-  });
-  screenshotEachTest(() => browser, PREFIX);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await upstream?.stop();
-    await database?.drop();
   });
 
   it('draws the traffic of all proxies on Home, with its summary, its table and the busiest apps', async () => {
