@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { AppDto, ProxyConnectionDto, TemplateDto } from '@arrbiter/contracts';
+import type { AppDto, ProxyConnectionDto } from '@arrbiter/contracts';
 import { seedProxy, seedService } from '@arrbiter/server/testing';
 import { axeViolations } from '../support/axe';
 import { Browser, openBrowser } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { ServerProcess } from '../support/server-process';
+import { syncTemplates } from '../support/templates';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'accessibility passphrase' };
 const PREFIX = 'a11y';
@@ -40,14 +41,7 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
     const { admin, upstream } = suite;
     // Realistic content: synced templates, a service, an app from a template with a proxy,
     // a saved configuration (two revisions), and warnings from refused calls.
-    await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
-      url: TEMPLATE_REPO,
-      ref: '',
-      path: '',
-      intervalMinutes: 0,
-    });
-    await admin.request('POST', '/api/admin/v1/templates/sync');
-    const templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
+    const templates = await syncTemplates(admin, TEMPLATE_REPO);
     const template = templates.find((t) => t.name === 'overseerr');
     if (!template) throw new Error('the overseerr template did not sync');
     const service = await seedService(admin, upstream);

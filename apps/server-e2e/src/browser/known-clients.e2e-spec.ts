@@ -19,6 +19,7 @@ import { axeViolations, useTheme } from '../support/axe';
 import { Browser } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { ServerProcess } from '../support/server-process';
+import { syncTemplates } from '../support/templates';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'known clients in the browser passphrase' };
 const PREFIX = 'fit';
@@ -68,14 +69,7 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
 
   beforeAll(async () => {
     ({ server, upstream, browser, admin, origin } = suite);
-    await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
-      url: TEMPLATE_REPO,
-      ref: '',
-      path: '',
-      intervalMinutes: 0,
-    });
-    await admin.request('POST', '/api/admin/v1/templates/sync');
-    const templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
+    const templates = await syncTemplates(admin, TEMPLATE_REPO);
     const found = templates.find((t) => t.name === 'maintainerr');
     if (!found) throw new Error('the maintainerr template did not sync');
     template = found;

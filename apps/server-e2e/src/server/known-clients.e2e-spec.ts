@@ -15,6 +15,7 @@ import { createTestDatabase, eventually, TestDatabase, seedProxy } from '@arrbit
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { ServerProcess, startServer } from '../support/server-process';
+import { syncTemplates } from '../support/templates';
 
 const ADMIN = { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'known clients suite passphrase' };
 /** The real OpenAPI descriptions and community templates, beside the repository (`../shared`), as in CI. */
@@ -75,14 +76,7 @@ describe('known clients over HTTP: the production server, the fake Servarr and t
         `/api/admin/v1/openapi/${type}/${version}`,
         JSON.parse(readFileSync(join(SHARED, 'openapi', `${type}-${version}.json`), 'utf8')),
       );
-    await admin.request('PUT', '/api/admin/v1/settings/template-repository', {
-      url: TEMPLATE_REPO,
-      ref: '',
-      path: '',
-      intervalMinutes: 0,
-    });
-    await admin.request('POST', '/api/admin/v1/templates/sync');
-    templates = await admin.request<TemplateDto[]>('GET', '/api/admin/v1/templates');
+    templates = await syncTemplates(admin, TEMPLATE_REPO);
     ({ proxy } = await seedProxy(admin, {
       upstream: radarr,
       app: { name: 'Maintainerr', slug: 'maintainerr', templateId: template('maintainerr').id },
