@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { AppDto, ProxyConnectionDto } from '@arrbiter/contracts';
 import { seedProxy, seedService } from '@arrbiter/server/testing';
 import { axeViolations } from '../support/axe';
-import { Browser, openBrowser } from '../support/browser';
+import type { Browser } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 import { ServerProcess } from '../support/server-process';
 import { syncTemplates } from '../support/templates';
@@ -67,7 +67,6 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       await response.arrayBuffer();
       expect(response.status).toBe(403);
     }
-    browser = await openBrowser();
   });
 
   const heading = (page: Page, name: string) => page.getByRole('heading', { name }).first().waitFor();
