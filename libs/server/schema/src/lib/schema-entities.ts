@@ -12,7 +12,7 @@ import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
 
 /**
  * Every entity of every domain: what the DataSource maps (`apps/server`'s `DatabaseModule.forRoot`)
- * and what migrations must match (`apps/server/src/app/migrations.spec.ts`, and the schema builder of
+ * and what migrations must match (`libs/server/schema/src/lib/migrations.spec.ts`, and the schema builder of
  * `npm run db:migration:generate`). A domain adds its entities through its `entities` entry point.
  */
 export const ENTITIES = [

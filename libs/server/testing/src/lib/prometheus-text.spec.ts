@@ -1,4 +1,4 @@
-import { parsePrometheusText, sumOf } from '@arrbiter/server/testing';
+import { parsePrometheusText, sumOf } from './prometheus-text';
 
 const GOOD = `# HELP requests_total Requests
 # TYPE requests_total counter

@@ -1,7 +1,7 @@
 import { loadConfig } from '@arrbiter/server/config';
 import { ArrbiterDataSource, openDataSource } from '@arrbiter/server/database';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
-import { ENTITIES } from './entities';
+import { ENTITIES } from './schema-entities';
 
 describe('migrations', () => {
   let database: TestDatabase;
