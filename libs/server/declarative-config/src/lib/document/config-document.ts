@@ -192,9 +192,7 @@ function mapProblems(map: unknown, path: string): string[] {
  */
 export async function validateDocument(raw: unknown): Promise<ConfigDocument> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new DocumentProblems([
-      'the document must be an object with a version (see docs/declarative-config.md)',
-    ]);
+    throw new DocumentProblems(['the document must be an object with a version (see docs/declarative-config.md)']);
   }
   // Before class-transformer walks it (a nested `constructor` key made it throw).
   checkShape(raw);
