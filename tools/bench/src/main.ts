@@ -1117,8 +1117,10 @@ async function main(): Promise<void> {
       .map((c) => `${c.name}: ${Math.round(c.rss() / MB)} MB`)
       .join(', ');
 
-    // The bench's targets (floor 0.85× the passthrough, CPU per request ≤ 1.18×, p99 ≤ 1.25×), judged
-    // on this run: ratios of runs in the same rounds.
+    // The rule (docs/performance.md): CPU µs per call over the reference, measured in the same rounds,
+    // at least 7 of them, on a quiet machine. The shape (the features-off cell) ≤ the reference + 15 µs;
+    // scrubbing and usage counting together (defaults − shape) ≤ 5 + 2 µs (each alone: `--only features`).
+    // req/s, p99 and p50 against the passthrough are reported beside them, not judged.
     const cell = (target: string, mix: Mix, connections: number) => {
       const row = rows.get(`${target}|${mix}|${connections}`);
       const results = row?.results ?? [];
@@ -1128,6 +1130,7 @@ async function main(): Promise<void> {
         p99: median(results.map((r) => r.p99)),
         cpu: median(row?.cpuPerRequest ?? []),
         perRound: results.map((r) => r.requestsPerSecond),
+        others: Math.max(...(row?.othersPercent ?? [Number.NaN])),
       };
     };
     const checks: [string, string, boolean][] = [];
@@ -1135,31 +1138,41 @@ async function main(): Promise<void> {
     /** A cell's req/s in each round as a ratio to the passthrough's in the same round ("0.61, 0.62, 0.59"). */
     const roundRatios = (measuredCell: { perRound: number[] }) =>
       measuredCell.perRound.map((rps, i) => (rps / through.perRound[i]).toFixed(2)).join(', ');
+    const reference = cell(REQUIRED_TARGET, 'allowed', 32);
+    const shape = cell(BARE_TARGET, 'allowed', 32);
+    const judged = [through, reference, shape, ...measured.map((t) => cell(t, 'allowed', 32))];
+    const loudest = Math.max(...judged.map((c) => c.others).filter((o) => !Number.isNaN(o)));
+    if (!Number.isNaN(reference.cpu) && !Number.isNaN(shape.cpu)) {
+      checks.push(
+        [
+          "the run meets the rule's conditions: ≥ 7 rounds, the rest of the machine ≤ 5 % of a core in every judged cell",
+          `${ROUNDS} round(s), at most ${whole(loudest)} %`,
+          ROUNDS >= 7 && loudest <= 5,
+        ],
+        [
+          `the shape (${BARE_TARGET}) ≤ the reference + 15 µs of CPU per call, allowed at 32 connections`,
+          `+${Math.round(shape.cpu - reference.cpu)} µs (${Math.round(shape.cpu)} against ${Math.round(reference.cpu)} µs)`,
+          shape.cpu - reference.cpu <= 15,
+        ],
+      );
+    }
     for (const target of measured) {
       const allowed = cell(target, 'allowed', 32);
       if (Number.isNaN(allowed.rps)) continue;
       const ratio = allowed.rps / through.rps;
       const rounds = roundRatios(allowed);
-      const cpuRatio = allowed.cpu / through.cpu;
       const p99Ratio = allowed.p99 / through.p99;
       const added = allowed.p50 - through.p50;
-      checks.push(
-        [
-          `${target}: allowed at 32 connections ≥ 0.85× the passthrough's req/s (aim 0.9×)`,
-          `${ratio.toFixed(2)}${ROUNDS > 1 ? ` (rounds: ${rounds})` : ''}`,
-          ratio >= 0.85,
-        ],
-        [
-          `${target}: CPU per allowed request at 32 connections ≤ 1.18× the passthrough's`,
-          `${cpuRatio.toFixed(2)}× (${Math.round(allowed.cpu)} against ${Math.round(through.cpu)} µs)`,
-          cpuRatio <= 1.18,
-        ],
-        [
-          `${target}: p99 at 32 connections ≤ 1.25× the passthrough's`,
-          `${p99Ratio.toFixed(2)}× (${ms(allowed.p99)} against ${ms(through.p99)} ms)`,
-          p99Ratio <= 1.25,
-        ],
-        [`${target}: added p50 latency ≤ 1 ms`, `${ms(added)} ms`, added <= 1],
+      // The shape cell is the embedded build with the features off: compared with the same build only.
+      if (!Number.isNaN(shape.cpu) && target === 'arrbiter (embedded)') {
+        checks.push([
+          `${target}: scrubbing and usage counting together (defaults − shape) ≤ 5 + 2 µs of CPU per call`,
+          `+${Math.round(allowed.cpu - shape.cpu)} µs (${Math.round(allowed.cpu)} against ${Math.round(shape.cpu)} µs)`,
+          allowed.cpu - shape.cpu <= 7,
+        ]);
+      }
+      scenarios.push(
+        `- ${target}, allowed at 32 connections, beside the passthrough (reported, judged only against the previous release): ${ratio.toFixed(2)}× its req/s${ROUNDS > 1 ? ` (rounds: ${rounds})` : ''}, CPU ${(allowed.cpu / through.cpu).toFixed(2)}× (${Math.round(allowed.cpu)} against ${Math.round(through.cpu)} µs), p99 ${p99Ratio.toFixed(2)}× (${ms(allowed.p99)} against ${ms(through.p99)} ms), p50 +${ms(added)} ms.`,
       );
       for (const c of [1, 32]) {
         const denied = cell(target, 'denied', c).rps;
@@ -1177,14 +1190,14 @@ async function main(): Promise<void> {
     if (!Number.isNaN(bare.rps)) {
       const rounds = roundRatios(bare);
       scenarios.push(
-        `- The proxy route's shape before any feature (${BARE_TARGET}: no usage counting or scrubbing, its access line kept; metrics off as by default), allowed at 32 connections in the same rounds: ${(bare.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(bare.cpu / through.cpu).toFixed(2)}× (${Math.round(bare.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(bare.p99 / through.p99).toFixed(2)}×. Reported, not judged: the floor is judged on the defaults above.`,
+        `- The proxy route's shape before any feature (${BARE_TARGET}: no usage counting or scrubbing, its access line kept; metrics off as by default), allowed at 32 connections in the same rounds: ${(bare.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(bare.cpu / through.cpu).toFixed(2)}× (${Math.round(bare.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(bare.p99 / through.p99).toFixed(2)}×. Judged against the reference in the targets.`,
       );
     }
     const required = cell(REQUIRED_TARGET, 'allowed', 32);
     if (!Number.isNaN(required.rps)) {
       const rounds = roundRatios(required);
       scenarios.push(
-        `- The per-call work the specification requires, by hand on the bare passthrough (${REQUIRED_TARGET}: \`required-work.mjs\`, no Nest and no feature; key digest lookup, canonical path, route and method, the upstream key, \`Via\` and \`X-Forwarded-*\`, the upstream time-out, one access line), allowed at 32 connections in the same rounds: ${(required.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(required.cpu / through.cpu).toFixed(2)}× (${Math.round(required.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(required.p99 / through.p99).toFixed(2)}×. Reported, not judged: what the floor leaves for the design card's shape and the features is the difference between this line and 0.85×.`,
+        `- The per-call work the specification requires, by hand on the bare passthrough (${REQUIRED_TARGET}: \`required-work.mjs\`, no Nest and no feature; key digest lookup, canonical path, route and method, the upstream key, \`Via\` and \`X-Forwarded-*\`, the upstream time-out, one access line), allowed at 32 connections in the same rounds: ${(required.rps / through.rps).toFixed(2)}× the passthrough's req/s (rounds: ${rounds}), CPU ${(required.cpu / through.cpu).toFixed(2)}× (${Math.round(required.cpu)} against ${Math.round(through.cpu)} µs), p99 ${(required.p99 / through.p99).toFixed(2)}×. The rule's baseline: the shape may cost at most 15 µs of CPU per call more.`,
       );
     }
     const calibrated = cell(CALIBRATION_TARGET, 'allowed', 32);
