@@ -31,8 +31,20 @@ export interface ServerProcess {
  * `PUBLIC_URL` is `http://localhost:PORT` (the origin the admin clients write from) unless the test gives
  * its own, or `PUBLIC_URL: ''` to leave it unset.
  */
-export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+export async function startServer(env: NodeJS.ProcessEnv, attempt = 1): Promise<ServerProcess> {
   const port = env['PORT'] ? Number(env['PORT']) : await freePort();
+  try {
+    return await startOn(env, port);
+  } catch (error) {
+    // A free port is found, then bound by the child: another process may take it in between. A port
+    // the test chose itself is never changed.
+    const taken = /EADDRINUSE/.test((error as Error).message);
+    if (!taken || env['PORT'] || attempt >= 3) throw error;
+    return startServer(env, attempt + 1);
+  }
+}
+
+async function startOn(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--expose-gc', SERVER_MAIN], {
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
