@@ -6,6 +6,8 @@ export interface AppDto {
   slug: string;
   templateId: string | null;
   templateName: string | null;
+  /** The known client the app was connected as (`POST /api/admin/v1/known-clients/:id/connect`, or `client:` in CONFIG_FILE). */
+  knownClientId: string | null;
   active: boolean;
   proxyCount: number;
   createdAt: string;

@@ -3,6 +3,7 @@
  * domain file imports only `common` and the domains it builds on, never this index.
  */
 export * from './common';
+export * from './risk';
 export * from './services';
 export * from './apps';
 export * from './proxies';
