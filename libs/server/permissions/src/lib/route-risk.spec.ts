@@ -25,6 +25,9 @@ describe('routeRisk', () => {
       '/signalr/messages',
     ])
       expect([path, sensitive(path)]).toEqual([path, true]);
+    // The web UI's form login (Notifiarr posts the UI's username and password to it for a backup).
+    expect(sensitive('/login', 'post')).toBe(true);
+    expect(routeRisk('radarr', undefined, 'post', '/login').reason).toMatch(/password/);
     for (const path of [
       '/api/v3/movie',
       '/api/v3/series/{id}',

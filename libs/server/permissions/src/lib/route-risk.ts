@@ -91,7 +91,7 @@ const NAME_RULES: readonly NameRule[] = [
 
 /**
  * Outside the API: the web UI's start-up script and its JSON form (they hand the UI the API key),
- * backups, log files and the UI's SignalR hub. Matched on the whole path.
+ * backups, log files, the UI's form login and its SignalR hub. Matched on the whole path.
  */
 const OUTSIDE_API: readonly NameRule[] = [
   {
@@ -108,6 +108,12 @@ const OUTSIDE_API: readonly NameRule[] = [
     pattern: /^\/logfile(\/|$)/,
     purpose: 'system',
     reason: "Log files reveal the server's internals and can hold secrets.",
+  },
+  {
+    // The web UI's form login: its body is the UI's username and password (Notifiarr sends them to fetch a backup).
+    pattern: /^\/login(\/|$)/,
+    purpose: 'settings',
+    reason: "The web UI's form login takes the instance's own username and password and opens a full UI session.",
   },
   {
     pattern: /^\/signalr(\/|$)/,
