@@ -4,9 +4,18 @@ import { Metrics, ReloadKind } from '@arrbiter/server/metrics';
 /**
  * What changed: each in-memory view of that data rebuilds itself. `settings` is the template
  * repository's; `all` asks every view to reload everything (after the change listener reconnects,
- * or when the periodic check finds a change that did not arrive).
+ * or when the periodic check finds a change that did not arrive). `recent-calls` changes no data: a
+ * proxy's view of its first calls was opened (id: the proxy), and every replica starts recording them.
  */
-export type ChangeTopic = 'services' | 'apps' | 'proxies' | 'catalog' | 'templates' | 'settings' | 'all';
+export type ChangeTopic =
+  | 'services'
+  | 'apps'
+  | 'proxies'
+  | 'catalog'
+  | 'templates'
+  | 'settings'
+  | 'recent-calls'
+  | 'all';
 
 /** Where a change came from when not from this process: another replica, a reconnect, the check. */
 export type ChangeOrigin = 'remote' | 'reconnect' | 'check';
@@ -63,9 +72,9 @@ export class ChangeBus {
   }
 }
 
-/** What the proxy state rebuilds for a change: one proxy, one app, everything, or nothing (settings). */
+/** What the proxy state rebuilds for a change: one proxy, one app, everything, or nothing (settings, recent calls). */
 function reloadKind(change: Change): ReloadKind | undefined {
-  if (change.topic === 'settings') return undefined;
+  if (change.topic === 'settings' || change.topic === 'recent-calls') return undefined;
   if (change.id !== undefined && change.topic === 'proxies') return 'proxy';
   if (change.id !== undefined && change.topic === 'apps') return 'app';
   return 'full';

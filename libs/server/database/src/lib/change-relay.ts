@@ -26,6 +26,7 @@ const TOPICS: ReadonlySet<ChangeTopic> = new Set([
   'catalog',
   'templates',
   'settings',
+  'recent-calls',
   'all',
 ] satisfies ChangeTopic[]);
 
@@ -128,6 +129,26 @@ export class ChangeRelay implements ChangeSender, OnModuleInit, OnApplicationShu
     clearTimeout(this.reconnectTimer);
     clearInterval(this.checkTimer);
     await this.drop();
+  }
+
+  /**
+   * The replicas running on this database now: the listeners' connections (`arrbiter-listener-*`) in
+   * `pg_stat_activity`, this one's counted even while it reconnects. One on the embedded database, and
+   * when the count cannot be read. A replica that died without closing its connection counts until
+   * PostgreSQL notices (TCP keep-alive).
+   */
+  async replicas(): Promise<number> {
+    if (!this.enabled) return 1;
+    try {
+      const rows = (await this.dataSource.query(
+        `SELECT count(DISTINCT application_name)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name LIKE 'arrbiter-listener-%' AND application_name <> $1`,
+        [this.applicationName],
+      )) as { n: number }[];
+      return 1 + (rows[0]?.n ?? 0);
+    } catch {
+      return 1;
+    }
   }
 
   async send(change: Change): Promise<void> {
