@@ -8,6 +8,7 @@ import { UsageCounter } from '@arrbiter/server/usage';
 import type { AccessLogFields } from './proxy-context';
 import { ProxyMetering } from './proxy-metering';
 import { answeredBeforeLinger } from './proxy-problem';
+import { RecentCalls } from './recent-calls';
 
 /** Whether a call the usage counters see (one with a proxy) was refused: by the allowlist, rate limit or path. */
 function refusedOutcome(outcome: AccessLogFields['outcome']): boolean {
@@ -53,6 +54,8 @@ export class AccessLog {
     @Optional() @Inject(ProxyMetering) private readonly metering: ProxyMetering | null = null,
     /** `null` when USAGE_COUNTING=false: otherwise each call of a known proxy is counted, in memory. */
     @Optional() @Inject(UsageCounter) private readonly usage: UsageCounter | null = null,
+    /** "First calls, live": fed only while some proxy's view is open (`RecentCalls.armed`). */
+    @Optional() @Inject(RecentCalls) private readonly recent: RecentCalls | null = null,
   ) {
     this.direct = config.accessLogWriter === 'direct' ? (output ?? null) : null;
   }
@@ -88,6 +91,8 @@ export class AccessLog {
           refusedOutcome(fields.outcome),
           status >= 500,
         );
+      // One boolean while no view is open.
+      if (this.recent?.armed) this.recent.record(request, fields, status);
       const finished = answered !== undefined || response.writableFinished;
       const level = status >= 500 || !finished ? WARN : INFO;
       const direct = this.direct;

@@ -18,6 +18,8 @@ import { ProxyKeyGuard } from './proxy-key.guard';
 import { ProxyMetering } from './proxy-metering';
 import { ProxyRegistry } from './proxy-registry';
 import { ProxyHandler } from './proxy.handler';
+import { RecentCalls } from './recent-calls';
+import { RecentCallsController } from './recent-calls.controller';
 import { UpstreamForwarder } from './upstream-forwarder';
 
 /** The proxy route: the hot path, served from memory by its own pipeline (guard, interceptor, handler). */
@@ -32,6 +34,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
       inject: [{ token: Metrics, optional: true }, ProxyRegistry],
     },
     AccessLog,
+    RecentCalls,
     ProxyRegistry,
     ProxyAccess,
     RateLimiter,
@@ -43,6 +46,7 @@ import { UpstreamForwarder } from './upstream-forwarder';
     ProxyHandler,
     ProxyGateway,
   ],
+  controllers: [RecentCallsController],
   exports: [ProxyRegistry, ProxyGateway],
 })
 export class GatewayModule {}

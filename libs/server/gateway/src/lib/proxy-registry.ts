@@ -134,6 +134,11 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
     return this.snapshot.apps.get(slug);
   }
 
+  /** A proxy by id, active or not (the admin views that read the proxy route's memory). */
+  proxy(id: string): ProxyState | undefined {
+    return this.snapshot.proxiesById.get(id);
+  }
+
   get loaded(): boolean {
     return this.loadedOnce;
   }
@@ -151,7 +156,7 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private apply(change: Change): Promise<void> | undefined {
-    if (change.topic === 'settings') return undefined;
+    if (change.topic === 'settings' || change.topic === 'recent-calls') return undefined;
     if (change.id && change.topic === 'proxies') return this.enqueue(() => this.updateProxy(change.id as string));
     if (change.id && change.topic === 'apps') return this.enqueue(() => this.updateApp(change.id as string));
     return this.reload();
