@@ -26,6 +26,7 @@ export function toAppDto(app: AppEntity, proxyCount: number, templateName: strin
     slug: app.slug,
     templateId: app.templateId,
     templateName,
+    knownClientId: app.knownClientId,
     active: app.active,
     proxyCount,
     createdAt: app.createdAt.toISOString(),
@@ -97,12 +98,20 @@ export class AppsService {
   /**
    * Creates an app with its recent change, in the caller's transaction; the caller publishes `apps`.
    * `clonedFrom`: the app it is a copy of (`app.cloned` in recent changes; the caller copies the proxies).
-   * 409 when the slug is taken.
+   * `knownClientId`: the known client it is connected as (never set through PATCH). 409 when the slug is taken.
    */
-  async createInTransaction(dto: CreateAppDto, actor: string, clonedFrom?: AppRow): Promise<AppRow> {
+  async createInTransaction(
+    dto: CreateAppDto & { knownClientId?: string | null },
+    actor: string,
+    clonedFrom?: AppRow,
+  ): Promise<AppRow> {
     const templateName = await this.templateNameOf(dto.templateId);
-    const saved = await this.save(this.apps.create(dto));
-    const origin = clonedFrom ? `cloned from "${clonedFrom.name}" (/proxy/${clonedFrom.slug})` : 'created';
+    const saved = await this.save(this.apps.create({ ...dto, knownClientId: dto.knownClientId ?? null }));
+    const origin = clonedFrom
+      ? `cloned from "${clonedFrom.name}" (/proxy/${clonedFrom.slug})`
+      : saved.knownClientId !== null
+        ? `connected as the known client ${saved.knownClientId}`
+        : 'created';
     await this.audit.record({
       actor,
       action: clonedFrom ? 'app.cloned' : 'app.created',
@@ -165,6 +174,25 @@ export class AppsService {
       appId: id,
       summary: `App "${app.name}" (/proxy/${app.slug}) deleted with its proxies and keys`,
     });
+  }
+
+  /**
+   * The first free slug of `base`, `base-2`, `base-3`… (in the caller's transaction, if any): one query.
+   * `base` must be a valid slug; its suffixes are cut to stay within 63 characters.
+   */
+  async freeSlug(base: string): Promise<string> {
+    const stem = (n: number) => `${base.slice(0, 63 - `-${n}`.length).replace(/-+$/, '')}-${n}`;
+    const rows: { slug: string }[] = await this.apps
+      .createQueryBuilder('a')
+      .select('a.slug', 'slug')
+      .where('a.slug = :base OR a.slug ~ :suffixed', {
+        base,
+        suffixed: `^${base.slice(0, 50).replace(/-+$/, '')}[a-z0-9-]*-[0-9]+$`,
+      })
+      .getRawMany();
+    const taken = new Set(rows.map((row) => row.slug));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n += 1) if (!taken.has(stem(n))) return stem(n);
   }
 
   /** Every app, by slug (a declarative export or import reads them all): one query. */

@@ -34,6 +34,14 @@ export class AppEntity {
   @JoinColumn({ name: 'template_id' })
   template?: TemplateEntity | null;
 
+  /**
+   * The known client (catalogue id, `overseerr`) the app was connected as: a proxy's fit, its set-up
+   * instructions and a declarative export default to it. Null for an app made by hand. Not a foreign
+   * key: the catalogue is data in the build, not a table.
+   */
+  @Column({ name: 'known_client_id', type: 'text', nullable: true })
+  knownClientId!: string | null;
+
   @Column({ type: 'boolean', default: true })
   active!: boolean;
 

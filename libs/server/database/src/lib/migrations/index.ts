@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { AppKnownClient1795814600000 } from './1795814600000-AppKnownClient';
 import { AccessWarningOtherPaths1795814500000 } from './1795814500000-AccessWarningOtherPaths';
 import { PendingTemplateChanges1795814356407 } from './1795814356407-PendingTemplateChanges';
 import { SsoIdentityIssuer1795814297478 } from './1795814297478-SsoIdentityIssuer';
@@ -30,4 +31,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   SsoIdentityIssuer1795814297478,
   PendingTemplateChanges1795814356407,
   AccessWarningOtherPaths1795814500000,
+  AppKnownClient1795814600000,
 ];
