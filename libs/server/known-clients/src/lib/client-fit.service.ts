@@ -38,7 +38,7 @@ export class ClientFitService {
   /** The fit of a proxy's effective allowlist; `clientId` defaults to the client of the app's template. */
   async proxyFit(proxyId: string, clientId?: string): Promise<ProxyFitResponse> {
     const context = await this.allowlists.allowlistContext(proxyId);
-    const client = clientId !== undefined ? this.known.find(clientId) : await this.clientOfApp(context.templateId);
+    const client = clientId !== undefined ? this.known.find(clientId) : await this.clientOfApp(context);
     return this.fitOfContext(client, context);
   }
 
@@ -118,10 +118,21 @@ export class ClientFitService {
       );
   }
 
-  private async clientOfApp(templateId: string | null): Promise<KnownClient> {
+  /**
+   * The client an app's proxy is fitted to by default: the known client the app was connected as, else
+   * the one written for its template.
+   */
+  private async clientOfApp({
+    knownClientId,
+    templateId,
+  }: Pick<ProxyAllowlistContext, 'knownClientId' | 'templateId'>): Promise<KnownClient> {
+    const connected = knownClientId !== null ? this.known.list().find((c) => c.id === knownClientId) : undefined;
+    if (connected) return this.known.find(connected.id);
     const name = templateId === null ? undefined : (await this.templates.namesOf([templateId])).get(templateId);
     if (name === undefined)
-      throw new NotFoundException('The app has no template to take a known client from: name one with ?client=');
+      throw new NotFoundException(
+        'The app was not connected as a known client and has no template to take one from: name one with ?client=',
+      );
     const client = this.known.forTemplate(name);
     if (!client) throw new NotFoundException(`No known client for the template "${name}": name one with ?client=`);
     return client;

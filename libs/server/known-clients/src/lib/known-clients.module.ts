@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '@arrbiter/server/catalog';
 import { ProxiesModule } from '@arrbiter/server/proxies';
+import { AppsModule } from '@arrbiter/server/apps';
+import { ServicesModule } from '@arrbiter/server/services';
 import { TemplatesModule } from '@arrbiter/server/templates';
+import { UsageModule } from '@arrbiter/server/usage';
 import { ClientFitController } from './client-fit.controller';
 import { ClientFitService } from './client-fit.service';
+import { ConnectController } from './connect.controller';
+import { ConnectService } from './connect.service';
 import { KnownClientsController } from './known-clients.controller';
 import { KnownClientsService } from './known-clients.service';
 
@@ -13,9 +18,9 @@ import { KnownClientsService } from './known-clients.service';
  * which the warnings module reads).
  */
 @Module({
-  imports: [CatalogModule, ProxiesModule, TemplatesModule],
-  controllers: [KnownClientsController, ClientFitController],
-  providers: [KnownClientsService, ClientFitService],
-  exports: [KnownClientsService],
+  imports: [CatalogModule, ProxiesModule, TemplatesModule, AppsModule, ServicesModule, UsageModule],
+  controllers: [KnownClientsController, ClientFitController, ConnectController],
+  providers: [KnownClientsService, ClientFitService, ConnectService],
+  exports: [KnownClientsService, ConnectService],
 })
 export class KnownClientsModule {}

@@ -22,6 +22,8 @@ export interface ProxyAllowlistContext {
   /** The service's API versions: its catalog is the union of theirs (`CatalogService.routesFor`). */
   apiVersions: string[];
   templateId: string | null;
+  /** The known client the app was connected as (its fit's default client), null for none. */
+  knownClientId: string | null;
   /** The app's template block for the service's type ({} without a template). */
   template: AllowlistMap;
   overrides: AllowlistMap;
@@ -42,6 +44,7 @@ function allowlistContextOf({ proxy, service, app, template }: ProxyContext): Pr
     serviceType: service.type,
     apiVersions: [...service.apiVersions],
     templateId: app.templateId,
+    knownClientId: app.knownClientId,
     template,
     overrides: proxy.overrides,
   };
