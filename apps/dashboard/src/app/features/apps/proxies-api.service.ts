@@ -13,6 +13,7 @@ import type {
   ProxyDefaults,
   ProxyDto,
   ProxyFitResponse,
+  RecentCallsResponse,
   RevisionDiffResponse,
   RevisionDto,
   RotateKeyRequest,
@@ -49,6 +50,11 @@ export class ProxiesApiService {
   /** Connection details; without `key` for a viewer. */
   get(id: string): Promise<ProxyDetailsDto> {
     return firstValueFrom(this.http.get<ProxyDetailsDto>(`${BASE}/${id}`));
+  }
+
+  /** "First calls, live": arms recording for 10 minutes (each call extends it) and answers this replica's. */
+  recentCalls(id: string): Promise<RecentCallsResponse> {
+    return firstValueFrom(this.http.get<RecentCallsResponse>(`${BASE}/${id}/recent-calls`));
   }
 
   setActive(id: string, active: boolean): Promise<ProxyDto> {
