@@ -75,7 +75,7 @@ describe('a proxy’s recent calls', () => {
       'allowed 200 /api/v3/movie',
     ]);
     const refused = items.find((item) => item.outcome === 'refused');
-    expect(refused).toMatchObject({ method: 'GET', risk: { sensitive: true, purpose: 'settings' } });
+    expect(refused).toMatchObject({ method: 'get', risk: { sensitive: true, purpose: 'settings' } });
     expect(items.find((item) => item.outcome === 'unauthorized')).toMatchObject({ route: null, risk: null });
     expect(items.find((item) => item.outcome === 'allowed')).toMatchObject({
       route: '/api/v3/movie',

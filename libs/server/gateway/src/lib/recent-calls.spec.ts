@@ -118,7 +118,7 @@ describe(RecentCalls.name, () => {
     const limited: AccessLogFields = { method: 'POST', app: 'overseerr', proxyId: 'p1', outcome: 'rate-limited' };
     recent.record(request('/proxy/overseerr/api/v3/command?x=1'), limited, 429);
     expect((await recent.view('p1'))?.items).toEqual([
-      expect.objectContaining({ outcome: 'rate-limited', status: 429, method: 'POST', path: '/api/v3/command' }),
+      expect.objectContaining({ outcome: 'rate-limited', status: 429, method: 'post', path: '/api/v3/command' }),
     ]);
   });
 

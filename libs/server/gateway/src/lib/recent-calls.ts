@@ -202,7 +202,8 @@ export class RecentCalls implements OnModuleDestroy {
     const risky = call.outcome === 'allowed' || call.outcome === 'refused';
     return {
       at: new Date(call.at).toISOString(),
-      method: call.method,
+      // Lower case, as allowlists and warnings write it.
+      method: call.method.toLowerCase(),
       path: call.path,
       route: call.route,
       outcome: call.outcome,
