@@ -21,6 +21,10 @@ export const appRoutes: Route[] = [
       },
       { path: 'apps', loadChildren: () => import('./features/apps/apps.routes').then((m) => m.APPS_ROUTES) },
       {
+        path: 'connect',
+        loadChildren: () => import('./features/connect/connect.routes').then((m) => m.CONNECT_ROUTES),
+      },
+      {
         path: 'warnings',
         loadChildren: () => import('./features/warnings/warnings.routes').then((m) => m.WARNINGS_ROUTES),
       },

@@ -35,6 +35,11 @@ function readDismissed(): boolean {
       </button>
       <a class="brand" routerLink="/home"><arb-logo /> Arrbiter</a>
       <span class="spacer"></span>
+      @if (auth.can('editor')) {
+        <a class="button connect" routerLink="/connect" data-testid="topbar-connect"
+          >Connect<span class="long"> a client</span></a
+        >
+      }
       <button
         type="button"
         class="icon"
@@ -113,6 +118,10 @@ function readDismissed(): boolean {
     .spacer {
       flex: 1;
     }
+    .connect {
+      padding: 0.375rem 0.75rem;
+      white-space: nowrap;
+    }
     .user {
       color: var(--muted);
       font-size: 0.875rem;
@@ -177,6 +186,13 @@ function readDismissed(): boolean {
         display: inline-flex;
       }
       .user {
+        display: none;
+      }
+      .topbar {
+        gap: 0.5rem;
+        padding: 0.5rem 0.75rem;
+      }
+      .connect .long {
         display: none;
       }
       .layout {

@@ -12,7 +12,14 @@ import { periodQuery, periodWords, UsagePeriod } from '../usage/usage-period';
 import { UsagePeriodPickerComponent } from '../usage/usage-period-picker.component';
 import { UsageTableComponent, UsageTableRow } from '../usage/usage-table.component';
 import { WarningsApiService } from '../warnings/warnings-api.service';
-import { describeError, LoadStateComponent, PageHeaderComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import { CanDirective } from '../../core/can.directive';
+import {
+  describeError,
+  EmptyStateComponent,
+  LoadStateComponent,
+  PageHeaderComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
 
 const DAY = 86_400_000;
 /** Apps listed under the traffic chart. */
@@ -22,6 +29,8 @@ const BUSIEST = 5;
 @Component({
   selector: 'arb-home-page',
   imports: [
+    CanDirective,
+    EmptyStateComponent,
     LoadStateComponent,
     RouterLink,
     TimeComponent,
@@ -55,8 +64,12 @@ const BUSIEST = 5;
       font-weight: 700;
       color: var(--accent);
     }
-    .traffic {
+    .traffic,
+    .first-client {
       margin-bottom: 1rem;
+    }
+    .first-client h2 {
+      margin-top: 0;
     }
     .head h2 {
       margin: 0;
