@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { Router } from '@angular/router';
 import type { PreviousKeyDto, ProxyDefaults, ProxyDetailsDto, ProxyDto } from '@arrbiter/contracts';
 import { CanDirective } from '../../../core/can.directive';
@@ -8,7 +8,17 @@ import { connectionFields } from './connection-fields';
 import { KeyRotationComponent } from './key-rotation.component';
 import { LearningControlComponent, LearningStateComponent } from './learning-control.component';
 import { ProxyContext } from './proxy-context';
-import { busyAction, ConfirmService, CopyButtonComponent, TimeComponent } from '@arrbiter/dashboard/ui';
+import {
+  busyAction,
+  ConfirmService,
+  CopyButtonComponent,
+  LoadStateComponent,
+  TimeComponent,
+} from '@arrbiter/dashboard/ui';
+import { ClientInstructionsComponent } from '../../connect/client-instructions.component';
+import { ConnectApiService } from '../../connect/connect-api.service';
+import { Loadable } from '../../../core/loadable';
+import { RecentCallsComponent } from './recent-calls.component';
 import { previousKeyUse } from './grace';
 
 /** The sentence a call returns is what the page says once it succeeds. */
@@ -19,12 +29,15 @@ const said = (text: string) => text;
   selector: 'arb-connection-tab',
   imports: [
     CanDirective,
+    ClientInstructionsComponent,
     CopyButtonComponent,
     KeyRotationComponent,
     LearningControlComponent,
     LearningStateComponent,
     LimitsFormComponent,
     LimitsSummaryComponent,
+    LoadStateComponent,
+    RecentCallsComponent,
     TimeComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -61,6 +74,19 @@ export class ConnectionTab {
     return url ? connectionFields(url) : null;
   });
   protected readonly apiVersion = computed(() => this.context.service.value()?.apiVersions[0] ?? 'v3');
+  private readonly connectApi = inject(ConnectApiService);
+  /** What to type into the app's known client for this proxy (apps connected from the catalogue). */
+  protected readonly instructions = new Loadable(() =>
+    this.connectApi.instructions(this.context.proxyId(), this.context.app.value()?.knownClientId),
+  );
+
+  constructor() {
+    effect(() => {
+      const client = this.context.app.value()?.knownClientId;
+      const proxyId = this.context.proxyId();
+      if (client && proxyId) untracked(() => void this.instructions.load());
+    });
+  }
 
   protected async setActive(proxy: ProxyDetailsDto, active: boolean): Promise<void> {
     await this.action.run(async () => {
