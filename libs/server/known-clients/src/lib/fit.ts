@@ -9,9 +9,16 @@ import {
   routeShape,
 } from '@arrbiter/server/catalog';
 import { reviseAllowlist } from '@arrbiter/shared/allowlist-rules';
+import { concretePath, concreteRequest } from './call-paths';
 import type { KnownClient, KnownClientCall } from './known-client';
 
-/** A call as the proxy sees it: its canonical path (undefined when the proxy refuses the path itself, 400). */
+/**
+ * A call as the proxy sees it (both undefined when the proxy refuses the path itself, 400):
+ * - `segments`: the canonical segments of the request sent (a template path made concrete with its
+ *   samples, `concretePath`): what the proxy matches;
+ * - `path`: the canonical path as the data writes it, `{param}`s kept (`/backup/scheduled/{file}`): what
+ *   granting the call adds when it resolves to no catalog route, so the grant matches every value.
+ */
 export interface CanonicalCall {
   call: KnownClientCall;
   path?: string;
@@ -22,14 +29,17 @@ export interface CanonicalCall {
 export function canonicalCalls(client: KnownClient, serviceType: string): CanonicalCall[] {
   const calls = (client.services as Record<string, KnownClientCall[] | undefined>)[serviceType] ?? [];
   return calls.map((call) => {
-    const canonical = canonicalizePath(call.path);
-    return canonical.ok ? { call, path: canonical.path, segments: canonical.segments } : { call };
+    const sent = canonicalizePath(concretePath(call));
+    if (!sent.ok) return { call };
+    if (!call.pathSamples) return { call, path: sent.path, segments: sent.segments };
+    const template = canonicalizePath(call.path);
+    return template.ok ? { call, path: template.path, segments: sent.segments } : { call };
   });
 }
 
-/** The request as the client sends it: path, and `?query` when it has one. */
+/** The request as the client sends it: path (a template made concrete with its samples), and `?query` when it has one. */
 export function sampleOf(call: KnownClientCall): string {
-  return call.query ? `${call.path}?${call.query}` : call.path;
+  return concreteRequest(call);
 }
 
 /**

@@ -1,8 +1,25 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import { canonicalizePath, CatalogRoute, isHttpMethod, RouteMatcher } from '@arrbiter/server/catalog';
-import { KNOWN_CLIENTS, KNOWN_SERVICE_TYPES, KnownClient, KnownClientCall, KnownServiceType } from '../index';
+import {
+  canonicalizePath,
+  CatalogRoute,
+  isHttpMethod,
+  ResolvedRoute,
+  RouteMatcher,
+  routeTemplateProblem,
+  SegmentKind,
+} from '@arrbiter/server/catalog';
+import {
+  concretePath,
+  KNOWN_CLIENTS,
+  KNOWN_SERVICE_TYPES,
+  KnownClient,
+  KnownClientCall,
+  KnownServiceType,
+  pathParams,
+  runtimeLiteral,
+} from '../index';
 import { fixtureRoutes, readJson, TEMPLATE_FIXTURES as TEMPLATES } from '../testing/fixtures';
 
 const LIB = resolve(__dirname, '../..');
@@ -35,12 +52,54 @@ const validate = new Ajv2020({ allErrors: true, strict: true }).compile(readJson
 const CREDENTIAL_PARAMS = new Set(['apikey', 'access_token']);
 const DOT_SEGMENT = /(^|\/)\.{1,2}(\/|$)/;
 
+/**
+ * What is wrong with a call's `{param}`s and literal segments: each parameter has exactly one sample, a
+ * single segment; a parameter stands where no catalog route canonicalizes the segment (there, a sample id
+ * is written); and no literal segment that no route turns into a parameter looks built at run time
+ * (`runtimeLiteral`: a file name, a date or version, an id, a hash): granted as written, it would match
+ * only the sample.
+ */
+function pathProblems(label: string, call: KnownClientCall, route: ResolvedRoute | undefined): string[] {
+  const problems: string[] = [];
+  const params = pathParams(call.path);
+  const samples = Object.keys(call.pathSamples ?? {});
+  if ([...params].sort().join() !== [...samples].sort().join() || new Set(params).size !== params.length)
+    problems.push(`${label}: pathSamples must name each {param} of the path once (${samples.join(', ') || 'none'})`);
+  const template = routeTemplateProblem(call.path);
+  if (template) problems.push(`${label}: ${template}`);
+  for (const [name, sample] of Object.entries(call.pathSamples ?? {})) {
+    const canonical = canonicalizePath(`/${sample}`);
+    if (!canonical.ok || canonical.path !== `/${sample}`)
+      problems.push(`${label}: the sample of {${name}} is not one canonical segment`);
+  }
+  call.path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .forEach((segment, i) => {
+      const canonicalized = route !== undefined && route.kinds[i] !== SegmentKind.Literal;
+      if (segment.includes('{') && canonicalized)
+        problems.push(`${label}: ${route.path} canonicalizes "${segment}": write a sample id, not a {param}`);
+      const kind = segment.includes('{') || route !== undefined ? undefined : runtimeLiteral(segment);
+      if (kind)
+        problems.push(
+          `${label}: "${segment}" looks built at run time (${kind}) and no route canonicalizes it: write it as a {param} with a sample in pathSamples`,
+        );
+    });
+  return problems;
+}
+
 /** What is wrong with one call, resolved as the proxy resolves a request (canonical segments, RouteMatcher). */
 function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
   const label = `${type}: ${call.method.toUpperCase()} ${call.path}${call.query ? `?${call.query}` : ''}`;
   const problems: string[] = [];
   if (DOT_SEGMENT.test(call.path)) problems.push(`${label}: the path has a "." or ".." segment`);
-  const canonical = canonicalizePath(call.path);
+  let sent: string;
+  try {
+    sent = concretePath(call);
+  } catch (error) {
+    return [...problems, `${label}: ${(error as Error).message}`];
+  }
+  const canonical = canonicalizePath(sent);
   if (!canonical.ok) problems.push(`${label}: the proxy refuses the path (${canonical.reason})`);
   for (const pair of call.query?.split('&') ?? []) {
     const name = decodeURIComponent(pair.split('=')[0]).toLowerCase();
@@ -49,8 +108,9 @@ function callProblems(type: KnownServiceType, call: KnownClientCall): string[] {
   const catalog = catalogs.get(type);
   if (!catalog || catalog.routes.size === 0) return [...problems, `${label}: no OpenAPI fixture for ${type}`];
   if (!isHttpMethod(call.method)) return [...problems, `${label}: not an HTTP method the proxy knows`];
-  const segments = canonical.ok ? canonical.segments : call.path.split('/').filter((s) => s !== '');
+  const segments = canonical.ok ? canonical.segments : sent.split('/').filter((s) => s !== '');
   const route = catalog.matcher.resolve(segments, call.method);
+  problems.push(...pathProblems(label, call, route));
   if (route && call.outsideApi) {
     problems.push(`${label}: resolves to ${route.path}, so it is not outside the API`);
   } else if (!route && !call.outsideApi) {
@@ -112,6 +172,59 @@ describe('known clients data', () => {
         }
       }
       expect(problems).toEqual([]);
+    });
+  });
+
+  describe('paths built at run time', () => {
+    const source = { file: 'pkg/triggers/backups/corruption.go', function: 'genericInstance.saveBackupFile' };
+    const note = 'The newest backup file.';
+
+    it('refuses a literal the client builds at run time where no route canonicalizes it', () => {
+      // Notifiarr's backup download as the catalogue wrote it up to v0.9.5's first reading.
+      const sample: KnownClientCall = {
+        method: 'get',
+        path: '/backup/scheduled/sonarr_backup_v1.0.0_2026.08.01_04.00.00.zip',
+        source,
+        note,
+        outsideApi: true,
+      };
+      expect(callProblems('sonarr', sample)).toEqual([
+        'sonarr: GET /backup/scheduled/sonarr_backup_v1.0.0_2026.08.01_04.00.00.zip: "sonarr_backup_v1.0.0_2026.08.01_04.00.00.zip" looks built at run time (a file name) and no route canonicalizes it: write it as a {param} with a sample in pathSamples',
+      ]);
+      const template = { ...sample, path: '/backup/{type}/{file}', pathSamples: { type: 'scheduled', file: 'a.zip' } };
+      expect(callProblems('sonarr', template)).toEqual([]);
+      // Outside the API, an id is built at run time too: granted as written it opens one item only.
+      expect(callProblems('radarr', { ...sample, path: '/api/MediaCover/123/fanart.jpg' })).toHaveLength(2);
+    });
+
+    it('keeps sample ids where a route canonicalizes them, and needs exactly one sample per {param}', () => {
+      const movie: KnownClientCall = { method: 'get', path: '/api/v3/movie/123', source };
+      expect(callProblems('radarr', movie)).toEqual([]);
+      expect(callProblems('radarr', { ...movie, path: '/api/v3/movie/{id}', pathSamples: { id: '123' } })).toEqual([
+        'radarr: GET /api/v3/movie/{id}: /api/v3/movie/{id} canonicalizes "{id}": write a sample id, not a {param}',
+      ]);
+      const backup = { ...movie, path: '/backup/{type}/{file}', note, outsideApi: true as const };
+      expect(callProblems('sonarr', { ...backup, pathSamples: { type: 'scheduled' } })).toEqual([
+        'sonarr: GET /backup/{type}/{file}: /backup/{type}/{file}: no sample for {file} in pathSamples',
+      ]);
+      expect(
+        callProblems('sonarr', { ...backup, pathSamples: { type: 'scheduled', file: 'a.zip', other: 'x' } }),
+      ).toEqual([
+        'sonarr: GET /backup/{type}/{file}: pathSamples must name each {param} of the path once (type, file, other)',
+      ]);
+      expect(callProblems('sonarr', { ...backup, pathSamples: { type: 'scheduled', file: '..' } })).toContain(
+        'sonarr: GET /backup/{type}/{file}: the sample of {file} is not one canonical segment',
+      );
+    });
+
+    it('the schema wants pathSamples with a {param}, and only then', () => {
+      const client = clients.get('notifiarr.json') as KnownClient;
+      const withCall = (call: object) => ({ ...client, services: { sonarr: [call] } });
+      const call = { method: 'get', path: '/backup/{type}/{file}', source, note, outsideApi: true };
+      expect(validate(withCall(call))).toBe(false);
+      expect(validate(withCall({ ...call, pathSamples: { type: 'scheduled', file: 'a.zip' } }))).toBe(true);
+      expect(validate(withCall({ ...call, path: '/ping', pathSamples: { type: 'scheduled' } }))).toBe(false);
+      expect(validate(withCall({ ...call, pathSamples: { type: 'scheduled', file: 'a/b.zip' } }))).toBe(false);
     });
   });
 
