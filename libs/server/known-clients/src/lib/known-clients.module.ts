@@ -9,6 +9,7 @@ import { ClientFitController } from './client-fit.controller';
 import { ClientFitService } from './client-fit.service';
 import { ConnectController } from './connect.controller';
 import { ConnectService } from './connect.service';
+import { InstructionsController } from './instructions.controller';
 import { KnownClientsController } from './known-clients.controller';
 import { KnownClientsService } from './known-clients.service';
 
@@ -19,7 +20,7 @@ import { KnownClientsService } from './known-clients.service';
  */
 @Module({
   imports: [CatalogModule, ProxiesModule, TemplatesModule, AppsModule, ServicesModule, UsageModule],
-  controllers: [KnownClientsController, ClientFitController, ConnectController],
+  controllers: [KnownClientsController, ClientFitController, ConnectController, InstructionsController],
   providers: [KnownClientsService, ClientFitService, ConnectService],
   exports: [KnownClientsService, ConnectService],
 })
