@@ -1,9 +1,14 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
-import type { ApplyFitResponse, ProxyFitResponse, TemplateFitResponse } from '@arrbiter/contracts';
+import type {
+  ApplyFitResponse,
+  ProxyFitResponse,
+  TemplateFitResponse,
+  TemplatesFitResponse,
+} from '@arrbiter/contracts';
 import { AdminPrincipal, CurrentAdmin, EditAccess, ReadAccess } from '@arrbiter/server/access';
 import type { Response } from 'express';
 import { ClientFitService } from './client-fit.service';
-import { ApplyFitDto, FitQueryDto, SuggestedTemplateQueryDto } from './dto/fit.dto';
+import { ApplyFitDto, FitQueryDto, ProxyFitQueryDto, SuggestedTemplateQueryDto } from './dto/fit.dto';
 
 /**
  * How well an allowlist fits a known client: a proxy's (and applying it), a template's, and the
@@ -16,11 +21,14 @@ export class ClientFitController {
 
   @ReadAccess()
   @Get('proxies/:id/fit')
-  proxyFit(@Param('id', ParseUUIDPipe) id: string, @Query() query: FitQueryDto): Promise<ProxyFitResponse> {
-    return this.fits.proxyFit(id, query.client);
+  proxyFit(@Param('id', ParseUUIDPipe) id: string, @Query() query: ProxyFitQueryDto): Promise<ProxyFitResponse> {
+    return this.fits.proxyFit(id, query.client, query.unusedDays);
   }
 
-  /** Grants the missing calls and/or revokes the unused grants, as one `client-fit` revision. */
+  /**
+   * Grants the missing calls (sensitive ones only when named) and/or revokes exactly the listed unused
+   * grants, as one `client-fit` revision.
+   */
   @EditAccess()
   @Post('proxies/:id/fit/apply')
   @HttpCode(HttpStatus.OK)
@@ -32,6 +40,13 @@ export class ClientFitController {
     return this.fits.apply(id, dto, admin.actor);
   }
 
+  /** Every template's fit in one answer: against `client`, or the client written for each template. */
+  @ReadAccess()
+  @Get('templates/fit')
+  templatesFit(@Query() query: FitQueryDto): Promise<TemplatesFitResponse> {
+    return this.fits.templatesFit(query.client);
+  }
+
   @ReadAccess()
   @Get('templates/:id/fit')
   templateFit(@Param('id', ParseUUIDPipe) id: string, @Query() query: FitQueryDto): Promise<TemplateFitResponse> {
@@ -40,7 +55,8 @@ export class ClientFitController {
 
   /**
    * A download (`Content-Disposition: attachment`): the template with the fit applied, or with
-   * `?serviceType=` that block alone, byte for byte the community repository's file.
+   * `?serviceType=` that block alone, byte for byte the community repository's file; the client's
+   * sensitive calls only with `?includeSensitive=true`.
    */
   @ReadAccess()
   @Get('templates/:id/suggested')
@@ -49,7 +65,12 @@ export class ClientFitController {
     @Query() query: SuggestedTemplateQueryDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    const { filename, body } = await this.fits.suggested(id, query.client, query.serviceType);
+    const { filename, body } = await this.fits.suggested(
+      id,
+      query.client,
+      query.serviceType,
+      query.includeSensitive ?? false,
+    );
     response.attachment(filename);
     response.type('application/json');
     return body;

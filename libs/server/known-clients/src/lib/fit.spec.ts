@@ -6,7 +6,7 @@ import { overridesWithChanges } from '@arrbiter/server/permissions';
 import { readTemplateDirectory, TemplateSet } from '@arrbiter/server/templates';
 import { fixtureCatalog, TEMPLATE_FIXTURES } from '../testing/fixtures';
 import { KNOWN_CLIENTS } from './catalogue';
-import { fitChanges, fitOf, suggestedBlock, templateFileText } from './fit';
+import { FitChangeError, fitChanges, fitOf, suggestedBlock, templateFileText } from './fit';
 import type { KnownClient } from './known-client';
 
 const catalogs = new Map<string, RouteMatcher>();
@@ -102,6 +102,12 @@ describe(fitOf.name, () => {
             file: `src/NzbDrone.Core/Applications/${type === 'radarr' ? 'Radarr/RadarrV3Proxy.cs' : 'Sonarr/SonarrV3Proxy.cs'}`,
             function: `${type === 'radarr' ? 'RadarrV3Proxy' : 'SonarrV3Proxy'}.RemoveIndexer`,
           },
+          risk: {
+            sensitive: true,
+            destructive: true,
+            purpose: 'delete',
+            reason: expect.stringContaining('Providers'),
+          },
         },
       ]);
     }
@@ -150,7 +156,11 @@ describe(fitOf.name, () => {
   it('applied through overrides, leaves nothing missing or unused, for every client and template', () => {
     for (const { client: c, name, type, block: template } of cases) {
       const before = fitOf(c, type, catalog(type), template);
-      const { grants, revokes } = fitChanges(before, { grantMissing: true, revokeUnused: true });
+      const { grants, revokes } = fitChanges(before, {
+        grantMissing: true,
+        includeSensitive: 'all',
+        revoke: before.unused,
+      });
       const overrides = overridesWithChanges(template, {}, grants, revokes);
       const after = fitOf(c, type, catalog(type), effectiveAllowlist(template, overrides));
       expect({ name, type, missing: after.missing, unused: after.unused, covered: after.covered }).toEqual({
@@ -163,18 +173,68 @@ describe(fitOf.name, () => {
     }
   });
 
-  it('grants only, or revokes only, as asked', () => {
+  it('marks each missing call and unused grant with its risk, the schema rule included', () => {
     const fit = fitOf(client('prowlarr'), 'radarr', catalog('radarr'), block('prowlarr', 'radarr'));
-    expect(fitChanges(fit, { grantMissing: true, revokeUnused: false })).toEqual({
-      grants: [{ path: '/api/v3/indexer/{id}', method: 'delete' }],
-      revokes: [],
+    expect(fit.missing.map((m) => [m.method, m.route, m.risk.sensitive, m.risk.destructive, m.risk.purpose])).toEqual([
+      ['delete', '/api/v3/indexer/{id}', true, true, 'delete'],
+    ]);
+    const risks = Object.fromEntries(fit.unused.map((u) => [`${u.method} ${u.route}`, u.risk.sensitive]));
+    expect(risks).toEqual({
+      'get /api/v3/config/indexer': false,
+      'get /api/v3/config/indexer/{id}': false,
+      'put /api/v3/config/indexer/{id}': false,
+      'post /api/v3/indexer/action/{name}': true,
+      'post /api/v3/indexer/testall': true,
+      'get /api/v3/indexerflag': false,
     });
-    expect(fitChanges(fit, { grantMissing: false, revokeUnused: true }).revokes).toHaveLength(6);
+    for (const item of [...fit.missing, ...fit.unused]) expect(item.risk.reason).toMatch(/\.$/);
+    const maintainerr = fitOf(client('maintainerr'), 'radarr', catalog('radarr'), block('maintainerr', 'radarr'));
+    expect(maintainerr.missing.find((m) => m.route === '/api/v3/command')?.risk).toEqual({
+      sensitive: true,
+      destructive: false,
+      purpose: 'system',
+      reason: 'Runs server commands (backups, updates, scans and every other task).',
+    });
+  });
+
+  it('grants the calls that are not sensitive and the sensitive ones named, and revokes exactly the listed unused grants', () => {
+    const fit = fitOf(client('prowlarr'), 'radarr', catalog('radarr'), block('prowlarr', 'radarr'));
+    // Its one missing call is sensitive: granted only when named (in any parameter name).
+    expect(fitChanges(fit, { grantMissing: true })).toEqual({ grants: [], revokes: [] });
+    expect(
+      fitChanges(fit, {
+        grantMissing: true,
+        includeSensitive: [{ method: 'delete', route: '/api/v3/indexer/{indexerId}' }],
+      }),
+    ).toEqual({ grants: [{ path: '/api/v3/indexer/{id}', method: 'delete' }], revokes: [] });
+    expect(fitChanges(fit, { grantMissing: false, revoke: fit.unused }).revokes).toHaveLength(6);
+    expect(
+      fitChanges(fit, { grantMissing: false, revoke: [{ method: 'get', route: '/api/v3/indexerflag' }] }).revokes,
+    ).toEqual([{ path: '/api/v3/indexerflag', method: 'get' }]);
+    // A named call that is not what the request says it is: refused, naming it.
+    const refusal = (options: Parameters<typeof fitChanges>[1]) => {
+      try {
+        fitChanges(fit, options);
+      } catch (error) {
+        return error instanceof FitChangeError ? [error.kind, error.message] : error;
+      }
+      return undefined;
+    };
+    expect(
+      refusal({ grantMissing: true, includeSensitive: [{ method: 'get', route: '/api/v3/indexerflag' }] }),
+    ).toEqual([
+      'sensitive',
+      'GET /api/v3/indexerflag is not a missing sensitive call of this fit: include.sensitive names only those',
+    ]);
+    expect(refusal({ grantMissing: false, revoke: [{ method: 'get', route: '/api/v3/indexer' }] })).toEqual([
+      'unused',
+      'GET /api/v3/indexer is not an unused grant of this fit: nothing was revoked',
+    ]);
   });
 
   it('suggests the template file as the community repository writes it', () => {
     const fit = fitOf(client('maintainerr'), 'radarr', catalog('radarr'), block('maintainerr', 'radarr'));
-    const text = templateFileText(suggestedBlock(block('maintainerr', 'radarr'), fit));
+    const text = templateFileText(suggestedBlock(block('maintainerr', 'radarr'), fit, true));
     expect(text).toBe(
       `${[
         '{',
@@ -199,6 +259,10 @@ describe(fitOf.name, () => {
         '}',
       ].join('\n')}\n`,
     );
+    // Without includeSensitive, the sensitive calls are left out.
+    const safe = suggestedBlock(block('maintainerr', 'radarr'), fit);
+    expect(safe['/api/v3/command']).toBeUndefined();
+    expect(Object.keys(safe)).toHaveLength(12);
     // Unchanged, a block is written in the format of the community's files.
     const unpackerr = readFileSync(join(TEMPLATE_FIXTURES, 'radarr/unpackerr.json'), 'utf8');
     expect(templateFileText(suggestedBlock(block('unpackerr', 'radarr')))).toBe(`${unpackerr.trimEnd()}\n`);

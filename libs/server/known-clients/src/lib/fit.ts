@@ -1,14 +1,24 @@
-import type { AllowlistMap, FitMissingCall, FitResult, FitUnusedGrant, Grant } from '@arrbiter/contracts';
+import type {
+  AllowlistMap,
+  FitMissingCall,
+  FitResult,
+  FitUnusedGrant,
+  Grant,
+  NamedCall,
+  RouteRiskDto,
+} from '@arrbiter/contracts';
 import {
   canonicalizePath,
   compileAllowlist,
   effectiveAllowlist,
   grantsOf,
+  ResolvedRoute,
   resolveProxyRoute,
   RouteMatcher,
   routeShape,
 } from '@arrbiter/server/catalog';
-import { reviseAllowlist } from '@arrbiter/shared/allowlist-rules';
+import { routeRisk } from '@arrbiter/server/permissions';
+import { HttpMethod, reviseAllowlist } from '@arrbiter/shared/allowlist-rules';
 import { concretePath, concreteRequest } from './call-paths';
 import type { KnownClient, KnownClientCall } from './known-client';
 
@@ -78,11 +88,21 @@ export function fitOf(
     const granted = route?.path ?? path;
     const key = `${call.method} ${routeShape(granted)}`;
     if (!missing.has(key))
-      missing.set(key, { method: call.method, route: granted, sample: sampleOf(call), source: { ...call.source } });
+      missing.set(key, {
+        method: call.method,
+        route: granted,
+        sample: sampleOf(call),
+        source: { ...call.source },
+        risk: riskOfRoute(serviceType, call.method, route?.operations ? route : granted),
+      });
   }
   const unused: FitUnusedGrant[] = grantsOf(effective)
     .filter((grant) => !used.has(`${grant.method} ${routeShape(grant.path)}`))
-    .map((grant) => ({ method: grant.method, route: grant.path }));
+    .map((grant) => ({
+      method: grant.method,
+      route: grant.path,
+      risk: riskOfRoute(serviceType, grant.method, catalogRouteOf(catalog, grant.path, grant.method) ?? grant.path),
+    }));
   return {
     client: client.id,
     clientName: client.name,
@@ -94,15 +114,94 @@ export function fitOf(
   };
 }
 
-/** What applying a fit changes: its missing calls granted, its unused grants revoked (each when asked). */
+/** Why a fit's changes cannot be planned: a named call that is not what the request says it is. */
+export class FitChangeError extends Error {
+  constructor(
+    /** `sensitive`: named in `include.sensitive` but not a missing sensitive call; `unused`: listed in `revoke` but not unused. */
+    readonly kind: 'sensitive' | 'unused',
+    readonly call: NamedCall,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What to apply of a fit. */
+export interface FitChangeOptions {
+  /** Grant the missing calls that are not sensitive, plus the sensitive ones `includeSensitive` names (`all`: every one). */
+  grantMissing: boolean;
+  includeSensitive?: readonly NamedCall[] | 'all';
+  /** Revoke exactly these grants, each of which must be among the fit's `unused`. */
+  revoke?: readonly NamedCall[];
+}
+
+/** Whether a fit item is the named call: same method, same route shape. */
+export function isNamedCall(item: { method: string; route: string }, call: NamedCall): boolean {
+  return item.method === call.method.toLowerCase() && routeShape(item.route) === routeShape(call.route);
+}
+
+function named(call: NamedCall): string {
+  return `${call.method.toUpperCase()} ${call.route}`;
+}
+
+/**
+ * What applying a fit changes: its missing calls that are not sensitive granted, with the sensitive
+ * ones named; exactly the listed unused grants revoked. A named sensitive call that is not a missing
+ * sensitive call of the fit, or a listed grant that is not unused, throws `FitChangeError`.
+ */
 export function fitChanges(
   fit: Pick<FitResult, 'missing' | 'unused'>,
-  options: { grantMissing: boolean; revokeUnused: boolean },
+  options: FitChangeOptions,
 ): { grants: Grant[]; revokes: Grant[] } {
+  const include = options.includeSensitive ?? [];
+  if (include !== 'all') {
+    for (const call of include) {
+      if (!fit.missing.some((item) => item.risk.sensitive && isNamedCall(item, call)))
+        throw new FitChangeError(
+          'sensitive',
+          call,
+          `${named(call)} is not a missing sensitive call of this fit: include.sensitive names only those`,
+        );
+    }
+  }
+  for (const call of options.revoke ?? []) {
+    if (!fit.unused.some((item) => isNamedCall(item, call)))
+      throw new FitChangeError(
+        'unused',
+        call,
+        `${named(call)} is not an unused grant of this fit: nothing was revoked`,
+      );
+  }
+  const granted = fit.missing.filter(
+    (item) => !item.risk.sensitive || include === 'all' || include.some((call) => isNamedCall(item, call)),
+  );
+  const revoked = fit.unused.filter((item) => (options.revoke ?? []).some((call) => isNamedCall(item, call)));
   return {
-    grants: options.grantMissing ? fit.missing.map(({ method, route }) => ({ path: route, method })) : [],
-    revokes: options.revokeUnused ? fit.unused.map(({ method, route }) => ({ path: route, method })) : [],
+    grants: options.grantMissing ? granted.map(({ method, route }) => ({ path: route, method })) : [],
+    revokes: revoked.map(({ method, route }) => ({ path: route, method })),
   };
+}
+
+/** A route's risk as the contracts write it (`routeRisk`: the catalog route's operations when there is one). */
+export function riskOfRoute(
+  serviceType: string,
+  method: string,
+  route: string | { path: string; operations?: ResolvedRoute['operations'] },
+): RouteRiskDto {
+  return { ...routeRisk(serviceType, undefined, method, route) };
+}
+
+/**
+ * The catalog route an allowlist path names (for its operations, which the risk reads), found by
+ * resolving the path with a sample in place of each parameter; undefined when that is not the route.
+ */
+function catalogRouteOf(catalog: RouteMatcher, path: string, method: string): ResolvedRoute | undefined {
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => segment.replace(/\{[^}]*\}/g, '1'));
+  const route = catalog.resolve(segments, method as HttpMethod);
+  return route?.operations && route.shape === routeShape(path) ? route : undefined;
 }
 
 /** Paths and methods sorted by code point (as `jq -S` and Python's `sort_keys` sort them). */
@@ -115,10 +214,21 @@ function sortedBlock(block: AllowlistMap): AllowlistMap {
   );
 }
 
-/** A template block with a fit's missing calls added and its unused grants removed, sorted. */
-export function suggestedBlock(block: AllowlistMap, fit?: Pick<FitResult, 'missing' | 'unused'>): AllowlistMap {
+/**
+ * A template block with a fit's missing calls added (the sensitive ones only with `includeSensitive`)
+ * and its unused grants removed, sorted.
+ */
+export function suggestedBlock(
+  block: AllowlistMap,
+  fit?: Pick<FitResult, 'missing' | 'unused'>,
+  includeSensitive = false,
+): AllowlistMap {
   const { grants, revokes } = fit
-    ? fitChanges(fit, { grantMissing: true, revokeUnused: true })
+    ? fitChanges(fit, {
+        grantMissing: true,
+        includeSensitive: includeSensitive ? 'all' : [],
+        revoke: fit.unused.map(({ method, route }) => ({ method, route })),
+      })
     : { grants: [], revokes: [] };
   return sortedBlock(reviseAllowlist(effectiveAllowlist(block, {}), grants, revokes));
 }

@@ -1,8 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import type { KnownCaller, KnownClientCallDto, KnownClientDto, KnownClientSummaryDto } from '@arrbiter/contracts';
-import { CatalogService, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
+import { CatalogService, ResolvedRoute, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
 import { KNOWN_CLIENTS } from './catalogue';
-import { canonicalCalls } from './fit';
+import { canonicalCalls, riskOfRoute } from './fit';
 import type { KnownClient, KnownClientCall } from './known-client';
 
 /** Who makes a call: by service type, method and route (or exact path, for calls that resolve to no route). */
@@ -10,15 +10,17 @@ export interface KnownCallers {
   of(serviceType: string, method: string, route: string | null, path: string): KnownCaller[];
 }
 
-function callDto(call: KnownClientCall, route: string | null): KnownClientCallDto {
+/** A call with the catalog route it resolves to (undefined when none) and that route's risk, else its path's. */
+function callDto(serviceType: string, call: KnownClientCall, route: ResolvedRoute | undefined): KnownClientCallDto {
   return {
     method: call.method,
     path: call.path,
     ...(call.query ? { query: call.query } : {}),
-    route,
+    route: route?.path ?? null,
     source: { ...call.source },
     ...(call.note ? { note: call.note } : {}),
     ...(call.outsideApi ? { outsideApi: true } : {}),
+    risk: riskOfRoute(serviceType, call.method, route ?? call.path),
   };
 }
 
@@ -30,6 +32,7 @@ function summaryOf(client: KnownClient): KnownClientSummaryDto {
     source: { ...client.source },
     templateNames: [...client.templateNames],
     calls: Object.fromEntries(Object.entries(client.services).map(([type, calls]) => [type, calls?.length ?? 0])),
+    instructions: (client as { setup?: unknown }).setup !== undefined,
   };
 }
 
@@ -79,14 +82,14 @@ export class KnownClientsService {
     return this.byTemplate.get(name.toLowerCase());
   }
 
-  /** The client with its calls, each with the route the server's descriptions resolve it to. */
+  /** The client with its calls, each with the route the server's descriptions resolve it to and its risk. */
   async get(id: string): Promise<KnownClientDto> {
     const client = this.find(id);
     const services: Record<string, KnownClientCallDto[]> = {};
     for (const type of Object.keys(client.services)) {
       const catalog = await this.catalogOfType(type);
       services[type] = canonicalCalls(client, type).map(({ call, segments }) =>
-        callDto(call, (segments && catalog.resolve(segments, call.method)?.path) ?? null),
+        callDto(type, call, segments && catalog.resolve(segments, call.method)),
       );
     }
     return { ...summaryOf(client), services };

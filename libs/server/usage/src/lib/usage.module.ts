@@ -29,6 +29,6 @@ import { UsageService } from './usage.service';
     UsageRetention,
     UsageService,
   ],
-  exports: [UsageCounter, UsageRecorder],
+  exports: [UsageCounter, UsageRecorder, UsageService],
 })
 export class UsageModule {}

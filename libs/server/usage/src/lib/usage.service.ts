@@ -13,6 +13,7 @@ import { AppsService } from '@arrbiter/server/apps';
 import { Clock } from '@arrbiter/server/config';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { ServicesService } from '@arrbiter/server/services';
+import { routeShape } from '@arrbiter/shared/allowlist-rules';
 import { Repository } from 'typeorm';
 import { instantProblem, UsageRangeDto } from './dto/usage-range.dto';
 import { UsageHourEntity } from './entities/usage-hour.entity';
@@ -103,6 +104,25 @@ export class UsageService {
         }),
       ),
     };
+  }
+
+  /**
+   * The last call the proxy's stored usage holds per method and route shape (`routeShape`), over the
+   * whole retention period. Reads what is stored: flush first (`UsageRecorder.flush`) for this replica's
+   * latest calls. One query, no lock: safe inside another write's transaction.
+   */
+  async lastSeenByRoute(proxyId: string): Promise<Map<string, Date>> {
+    const rows = (await this.hours.query(
+      `SELECT method, route, max(last_seen) AS last_seen FROM usage_route WHERE proxy_id = $1 GROUP BY method, route`,
+      [proxyId],
+    )) as { method: string; route: string; last_seen: Date }[];
+    const lastSeen = new Map<string, Date>();
+    for (const row of rows) {
+      const key = `${row.method} ${routeShape(row.route)}`;
+      const known = lastSeen.get(key);
+      if (!known || known < row.last_seen) lastSeen.set(key, row.last_seen);
+    }
+    return lastSeen;
   }
 
   /** Every proxy's hours together, and the totals per app and per service. */
