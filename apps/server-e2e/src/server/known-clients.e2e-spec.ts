@@ -149,11 +149,15 @@ describe('known clients over HTTP: the production server, the fake Servarr and t
     ]);
   });
 
-  it('applies the fit as one client-fit revision, after which every call gets through', async () => {
+  it('applies the fit as one client-fit revision, its sensitive calls named, after which every call gets through', async () => {
+    const before = await admin.request<ProxyFitResponse>('GET', `/api/admin/v1/proxies/${proxy.id}/fit?unusedDays=30`);
+    const sensitive = before.missing.filter((m) => m.risk.sensitive).map(({ method, route }) => ({ method, route }));
+    expect(sensitive).toContainEqual({ method: 'post', route: '/api/v3/command' });
     const applied = await admin.request<ApplyFitResponse>('POST', `/api/admin/v1/proxies/${proxy.id}/fit/apply`, {
       client: 'maintainerr',
       grantMissing: true,
-      revokeUnused: true,
+      include: { sensitive },
+      revoke: before.unused.map(({ method, route }) => ({ method, route })),
     });
     expect(applied.revision).toMatchObject({
       kind: 'client-fit',
@@ -175,7 +179,7 @@ describe('known clients over HTTP: the production server, the fake Servarr and t
       ['sonarr', ['delete /api/v3/indexer/{id}']],
     ]);
     const fixed = await fetch(
-      `${server.url}/api/admin/v1/templates/${template('prowlarr').id}/suggested?serviceType=radarr`,
+      `${server.url}/api/admin/v1/templates/${template('prowlarr').id}/suggested?serviceType=radarr&includeSensitive=true`,
       {
         headers: { cookie: admin.cookieHeader },
       },
@@ -194,6 +198,12 @@ describe('known clients over HTTP: the production server, the fake Servarr and t
         4,
       )}\n`,
     );
+    // By default the sensitive DELETE (an indexer's settings carry its keys) is left out.
+    const safe = await fetch(
+      `${server.url}/api/admin/v1/templates/${template('prowlarr').id}/suggested?serviceType=radarr`,
+      { headers: { cookie: admin.cookieHeader } },
+    );
+    expect((JSON.parse(await safe.text()) as Record<string, string[]>)['/api/v3/indexer/{id}']).toEqual(['get', 'put']);
     const unchanged = await fetch(
       `${server.url}/api/admin/v1/templates/${template('cleanuparr').id}/suggested?serviceType=radarr`,
       {
