@@ -32,7 +32,7 @@ function summaryOf(client: KnownClient): KnownClientSummaryDto {
     source: { ...client.source },
     templateNames: [...client.templateNames],
     calls: Object.fromEntries(Object.entries(client.services).map(([type, calls]) => [type, calls?.length ?? 0])),
-    instructions: (client as { setup?: unknown }).setup !== undefined,
+    instructions: client.setup !== undefined,
   };
 }
 
