@@ -4,6 +4,7 @@ import type {
   AllowlistResponse,
   AppDto,
   ConnectClientRequest,
+  ConfigDocument,
   ConnectClientResponse,
   FitResult,
   KnownClientDto,
@@ -229,5 +230,54 @@ describe('connect a known client: one app, one proxy per service, the client-fit
     const proxy = (await admin.post(`/api/admin/v1/apps/${manual.id}/proxies`, { serviceId: sonarr.id }).expect(201))
       .body as ProxyDto;
     await admin.get(`/api/admin/v1/proxies/${proxy.id}/fit`).expect(404);
+  });
+  it('CONFIG_FILE `client:` resolves once, at creation, to the calls connect grants; export writes both; imports keep the stored overrides', async () => {
+    const document = {
+      version: 1,
+      apps: [{ slug: 'declared', name: 'Declared', client: 'overseerr', proxies: [{ service: radarr.baseUrl }] }],
+    };
+    await admin.post('/api/admin/v1/config/import', document).expect(200);
+    const app = found(
+      (await apps()).find((a) => a.slug === 'declared'),
+      'declared',
+    );
+    expect(app.knownClientId).toBe('overseerr');
+    const [proxy] = (await admin.get(`/api/admin/v1/apps/${app.id}/proxies`).expect(200)).body as ProxyDto[];
+    const connected = await connect({ serviceIds: [radarr.id], slug: 'compare' });
+    const overrides = (await allowlist(proxy.id)).overrides;
+    expect(overrides).toEqual((await allowlist(connected.proxies[0].id)).overrides);
+    expect(has(overrides, 'post', COMMAND.route)).toBe(false);
+
+    const exportedApp = () =>
+      admin
+        .get('/api/admin/v1/config/export')
+        .expect(200)
+        .then(({ body }) => (body as ConfigDocument).apps?.find((a) => a.slug === 'declared'));
+    expect(await exportedApp()).toMatchObject({ client: 'overseerr', proxies: [{ overrides }] });
+
+    // An edit of the stored overrides survives the same document imported again (it names no overrides).
+    const edited = { ...overrides, '/api/v3/movie': ['get'] };
+    await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides: edited, active: true }).expect(200);
+    await admin.post('/api/admin/v1/config/import', document).expect(200);
+    expect((await allowlist(proxy.id)).overrides).toEqual((await exportedApp())?.proxies?.[0]?.overrides);
+    expect(has((await allowlist(proxy.id)).effective, 'post', '/api/v3/movie')).toBe(false);
+
+    // Refused with a clear message, nothing written.
+    const refused = async (doc: object) =>
+      ((await admin.post('/api/admin/v1/config/import', doc).expect(400)).body as { message: string[] }).message.join(
+        '\n',
+      );
+    expect(
+      await refused({ version: 1, apps: [{ slug: 'unknown-client', name: 'X', client: 'nope', proxies: [] }] }),
+    ).toMatch(/apps\[0\]\.client: no known client "nope"/);
+    expect(
+      await refused({
+        version: 1,
+        apps: [{ slug: 'wrong-type', name: 'X', client: 'overseerr', proxies: [{ service: lidarr.baseUrl }] }],
+      }),
+    ).toMatch(
+      /apps\[0\]\.proxies\[0\]\.service: Overseerr makes no calls to lidarr: it calls (radarr, sonarr|sonarr, radarr)/,
+    );
+    expect((await apps()).map((a) => a.slug)).not.toEqual(expect.arrayContaining(['unknown-client', 'wrong-type']));
   });
 });

@@ -85,6 +85,13 @@ export interface ConfigApp {
   name: string;
   /** A template's name, or null for none (default null). */
   template?: string | null;
+  /**
+   * A known client's id (`overseerr`): the app is connected as that client. Resolved once, when a proxy
+   * is created without `overrides`: they become the client's calls to its service type that are not
+   * sensitive (as `POST /api/admin/v1/known-clients/:id/connect` grants them). Exported with the
+   * resolved overrides; later imports keep a proxy's stored overrides.
+   */
+  client?: string;
   /** Default true. */
   active?: boolean;
   /** Left out: the app's proxies are not touched. */

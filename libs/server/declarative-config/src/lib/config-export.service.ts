@@ -100,6 +100,7 @@ export class ConfigExportService {
               slug: app.slug,
               name: app.name,
               template: app.templateId === null ? null : (templateName.get(app.templateId) ?? null),
+              ...(app.knownClientId !== null ? { client: app.knownClientId } : {}),
               active: app.active,
               proxies: proxies
                 .filter((p) => p.appId === app.id)

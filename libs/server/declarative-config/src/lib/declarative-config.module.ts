@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppsModule } from '@arrbiter/server/apps';
+import { KnownClientsModule } from '@arrbiter/server/known-clients';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { ServicesModule } from '@arrbiter/server/services';
 import { TemplateSyncModule } from '@arrbiter/server/template-sync';
@@ -21,7 +22,7 @@ import { SETTINGS_SECTION_TYPES, SETTINGS_SECTIONS, SettingsSection } from './se
  * table: it reads and writes every domain through the owning module's exported service.
  */
 @Module({
-  imports: [ServicesModule, TemplatesModule, AppsModule, ProxiesModule, TemplateSyncModule],
+  imports: [ServicesModule, TemplatesModule, AppsModule, ProxiesModule, TemplateSyncModule, KnownClientsModule],
   controllers: [ConfigController],
   providers: [
     ...SETTINGS_SECTION_TYPES,

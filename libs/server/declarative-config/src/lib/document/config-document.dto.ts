@@ -142,6 +142,14 @@ export class ConfigAppDto implements ConfigApp {
   @IsString()
   template?: string | null;
 
+  /** A known client's id: new proxies without overrides get its calls that are not sensitive. */
+  @IfPresent()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,63}$/, {
+    message: 'client must be a known client id such as overseerr (GET /api/admin/v1/known-clients)',
+  })
+  @IsString()
+  client?: string;
+
   @IfPresent()
   @IsBoolean()
   active?: boolean;

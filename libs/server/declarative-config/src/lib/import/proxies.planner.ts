@@ -1,7 +1,8 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AllowlistMap, ConfigDocument, ProxyDefaults } from '@arrbiter/contracts';
 import { AppRow, AppsService } from '@arrbiter/server/apps';
 import { generateProxyKey, keyDigest } from '@arrbiter/server/crypto';
+import { ConnectService } from '@arrbiter/server/known-clients';
 import { diffGrants, effectiveAllowlist, normaliseOverrides } from '@arrbiter/server/permissions';
 import { DeclaredProxy, ProxiesService, ProxyDefaultsService, ProxyRow, rateLimitOf } from '@arrbiter/server/proxies';
 import { ServiceRow, ServicesService } from '@arrbiter/server/services';
@@ -76,6 +77,7 @@ export class ProxiesPlanner {
     private readonly defaults: ProxyDefaultsService,
     private readonly services: ServicesService,
     private readonly apps: AppsService,
+    private readonly connect: ConnectService,
   ) {}
 
   async plan(
@@ -97,7 +99,7 @@ export class ProxiesPlanner {
       newKeys: [],
       plan: { creates: [], updates: [], deletes: [] },
     };
-    for (const [i, app] of (document.apps ?? []).entries()) this.planApp(work, i, app);
+    for (const [i, app] of (document.apps ?? []).entries()) await this.planApp(work, i, app);
     this.planTemplateChanges(work);
     const leaving = new Set([
       ...work.plan.deletes.map((p) => p.id),
@@ -108,7 +110,7 @@ export class ProxiesPlanner {
   }
 
   /** The proxies one listed app declares (`apps[i].proxies`); with `prune`, its other proxies go. */
-  private planApp(work: Work, i: number, app: ConfigApp): void {
+  private async planApp(work: Work, i: number, app: ConfigApp): Promise<void> {
     if (app.proxies === undefined) return;
     const storedApp = work.apps.bySlug.get(app.slug);
     const listed = new Map<string, string>();
@@ -122,37 +124,43 @@ export class ProxiesPlanner {
         continue;
       }
       listed.set(service.baseUrl, path);
-      this.planProxy(work, path, app.slug, storedApp, service, wanted);
+      await this.planProxy(work, path, app.slug, storedApp, service, wanted);
     }
     if (work.context.prune && storedApp) this.pruneApp(work, app.slug, storedApp);
   }
 
-  /** One listed proxy at `path`: created, updated (with what changes) or unchanged. */
-  private planProxy(
+  /**
+   * One listed proxy at `path`: created, updated (with what changes) or unchanged. A new proxy without
+   * `overrides` of an app connected as a known client gets that client's calls that are not sensitive.
+   */
+  private async planProxy(
     work: Work,
     path: string,
     slug: string,
     storedApp: AppRow | undefined,
     service: ServiceAfter,
     wanted: ConfigProxy,
-  ): void {
+  ): Promise<void> {
     const { context, templates, apps, defaults, plan } = work;
     const { stored, report } = context;
     const existing =
       storedApp && service.id
         ? stored.proxies.find((p) => p.appId === storedApp.id && p.serviceId === service.id)
         : undefined;
+    const block = blockOf(apps.templates.get(slug), service.type, templates.blocksAfter);
+    const client = apps.clients.get(slug) ?? null;
+    const fromClient =
+      !existing && wanted.overrides === undefined && client !== null
+        ? await this.clientOverrides(work, `${path}.service`, client, service, block)
+        : undefined;
     const declared: DeclaredProxy = {
       active: wanted.active ?? existing?.active ?? true,
-      overrides: wanted.overrides ?? existing?.overrides ?? {},
+      overrides: wanted.overrides ?? existing?.overrides ?? fromClient ?? {},
       rateLimit:
         wanted.rateLimit !== undefined ? wanted.rateLimit : existing ? rateLimitOf(existing) : defaults.rateLimit,
       scrub: wanted.scrub ?? existing?.scrub ?? defaults.scrub,
     };
-    const effectiveAfter = effectiveAllowlist(
-      blockOf(apps.templates.get(slug), service.type, templates.blocksAfter),
-      declared.overrides,
-    );
+    const effectiveAfter = effectiveAllowlist(block, declared.overrides);
     if (wanted.key !== undefined && existing?.keyDigest !== keyDigest(wanted.key)) {
       declared.key = wanted.key;
       work.newKeys.push({ key: wanted.key, path: `${path}.key`, proxy: existing });
@@ -164,7 +172,11 @@ export class ProxiesPlanner {
         name: nameOf(slug, service),
         app: slug,
         service: service.baseUrl,
-        changes: [declared.active ? 'active' : 'inactive', ...(declared.key ? ['key given'] : ['new key'])],
+        changes: [
+          declared.active ? 'active' : 'inactive',
+          ...(declared.key ? ['key given'] : ['new key']),
+          ...(fromClient ? [`${client} calls`] : []),
+        ],
         ...diffGrants({}, effectiveAfter),
       });
       return;
@@ -197,6 +209,34 @@ export class ProxiesPlanner {
       changes,
       ...grants,
     });
+  }
+
+  /**
+   * The overrides a new proxy of an app connected as `client` gets over `block` (`ConnectService`, as
+   * connecting grants them); undefined, with a problem at `path`, when the client makes no calls to the
+   * service's type. The service's API versions: the stored service's, or what its upstream said.
+   */
+  private async clientOverrides(
+    { context, services, serviceById }: Work,
+    path: string,
+    client: string,
+    service: ServiceAfter,
+    block: AllowlistMap,
+  ): Promise<AllowlistMap | undefined> {
+    const apiVersions =
+      (service.id !== undefined ? serviceById.get(service.id)?.apiVersions : undefined) ??
+      services.creates.find((c) => c.baseUrl === service.baseUrl)?.discovery.apiVersions ??
+      [];
+    try {
+      return await this.connect.overridesFor(client, { type: service.type, apiVersions }, block);
+    } catch (error) {
+      // An unknown client is a problem of `apps[i].client` already (the apps planner's).
+      if (error instanceof NotFoundException) return undefined;
+      if (!(error instanceof BadRequestException)) throw error;
+      const message = (error.getResponse() as { message?: string | string[] }).message;
+      context.problems.push(`${path}: ${[message ?? error.message].flat().join('; ')}`);
+      return undefined;
+    }
   }
 
   /** With `prune`: the listed app's stored proxies the document does not list. */
