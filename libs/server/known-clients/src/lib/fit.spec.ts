@@ -34,7 +34,7 @@ describe(fitOf.name, () => {
     );
   });
 
-  it('covers every catalogued client with a template: 536 of their 673 calls get through their own template', () => {
+  it('covers every catalogued client with a template: 537 of their 674 calls get through their own template', () => {
     expect(cases.length).toBe(61);
     let calls = 0;
     let covered = 0;
@@ -47,7 +47,8 @@ describe(fitOf.name, () => {
       expect(fit.missing.length).toBeLessThanOrEqual(fit.calls - fit.covered);
       expect(fit.missing.length > 0).toBe(fit.covered < fit.calls);
     }
-    expect({ calls, covered }).toEqual({ calls: 673, covered: 536 });
+    // 674: Notifiarr's Sonarr GET /api/v3/history (its dashboard trigger), which its template grants.
+    expect({ calls, covered }).toEqual({ calls: 674, covered: 537 });
   });
 
   it('Maintainerr on Radarr: its template refuses 12 of its 17 calls, and it uses every grant', () => {
