@@ -11,6 +11,15 @@ import { ConfirmService } from './confirm.service';
         <form method="dialog" (submit)="$event.preventDefault(); confirm.answer(true)">
           <h2 id="confirm-title">{{ request.title }}</h2>
           <p>{{ request.message }}</p>
+          @if (request.items?.length) {
+            <ul class="confirm-items" data-testid="confirm-items" tabindex="0" aria-label="Listed">
+              @for (item of request.items; track $index) {
+                <li>
+                  <code>{{ item }}</code>
+                </li>
+              }
+            </ul>
+          }
           <div class="actions">
             <button type="button" (click)="confirm.answer(false)">Cancel</button>
             <button type="submit" [class.danger]="request.danger" [class.primary]="!request.danger" autofocus>
@@ -20,6 +29,15 @@ import { ConfirmService } from './confirm.service';
         </form>
       }
     </dialog>
+  `,
+  styles: `
+    .confirm-items {
+      max-height: 14rem;
+      overflow-y: auto;
+      margin: 0;
+      padding: 0.25rem 0 0.25rem 1.25rem;
+      overflow-wrap: anywhere;
+    }
   `,
 })
 export class ConfirmDialogComponent {

@@ -7,6 +7,8 @@ export interface ConfirmRequest {
   confirmLabel: string;
   /** Destructive: the confirming button is drawn as a danger button. */
   danger?: boolean;
+  /** What the confirmation is about, one line each, listed under the message (the grants a revoke removes…). */
+  items?: readonly string[];
 }
 
 interface Pending extends ConfirmRequest {

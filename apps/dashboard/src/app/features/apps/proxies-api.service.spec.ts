@@ -109,10 +109,21 @@ describe(ProxiesApiService.name, () => {
     await call(api().fit('p1'), 'GET', '/api/admin/v1/proxies/p1/fit');
     await call(api().fit('p1', ''), 'GET', '/api/admin/v1/proxies/p1/fit');
     await call(api().fit('p1', 'maintainerr'), 'GET', '/api/admin/v1/proxies/p1/fit?client=maintainerr');
+    await call(
+      api().fit('p1', 'maintainerr', 30),
+      'GET',
+      '/api/admin/v1/proxies/p1/fit?client=maintainerr&unusedDays=30',
+    );
   });
 
   it('applies a fit with the whole request', async () => {
-    const request = { client: 'maintainerr', grantMissing: true, revokeUnused: false };
+    const request = {
+      client: 'maintainerr',
+      grantMissing: true,
+      include: { sensitive: [{ method: 'post', route: '/api/v3/command' }] },
+      revoke: [{ method: 'get', route: '/api/v3/tag' }],
+      unusedDays: 30,
+    };
     const post = await call(api().applyFit('p1', request), 'POST', '/api/admin/v1/proxies/p1/fit/apply', {
       revision: null,
       fit: {},

@@ -142,13 +142,19 @@ export class ProxiesApiService {
 
   /**
    * How the proxy's allowlist fits a known client: the calls it refuses and the grants the client never
-   * uses. Without `client`, the known client of the app's template (404 when there is none).
+   * uses. Without `client`, the app's known client (404 when there is none); with `unusedDays`, only the
+   * grants the proxy has not seen called for that many days are unused.
    */
-  fit(id: string, client?: string | null): Promise<ProxyFitResponse> {
-    return firstValueFrom(this.http.get<ProxyFitResponse>(`${BASE}/${id}/fit`, { params: params({ client }) }));
+  fit(id: string, client?: string | null, unusedDays?: number | null): Promise<ProxyFitResponse> {
+    return firstValueFrom(
+      this.http.get<ProxyFitResponse>(`${BASE}/${id}/fit`, { params: params({ client, unusedDays }) }),
+    );
   }
 
-  /** Grants the client's refused calls and/or revokes the grants it never uses: one `client-fit` revision. */
+  /**
+   * Grants the client's refused calls (the sensitive ones only as named in `include.sensitive`) and/or
+   * revokes exactly the grants listed in `revoke`: one `client-fit` revision.
+   */
   applyFit(id: string, request: ApplyFitRequest): Promise<ApplyFitResponse> {
     return firstValueFrom(this.http.post<ApplyFitResponse>(`${BASE}/${id}/fit/apply`, request));
   }

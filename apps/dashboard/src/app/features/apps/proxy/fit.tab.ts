@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
-import type { ApplyFitRequest, FitResult, Grant } from '@arrbiter/contracts';
+import type { ApplyFitRequest, FitResult, FitUnusedGrant, NamedCall } from '@arrbiter/contracts';
 import {
   ConfirmService,
   DATA_TABLE,
@@ -9,6 +9,7 @@ import {
   LoadStateComponent,
   MethodBadgeComponent,
   methodLabel,
+  TimeComponent,
 } from '@arrbiter/dashboard/ui';
 import { CanDirective } from '../../../core/can.directive';
 import { Loadable } from '../../../core/loadable';
@@ -24,22 +25,31 @@ import {
   serviceTypeName,
 } from '../../known-clients/known-clients';
 import { ProxiesApiService } from '../proxies-api.service';
-import { GrantListComponent } from './grant-list.component';
 import { ProxyContext } from './proxy-context';
 import { methodRouteKey, methodRouteTestId } from './route-row';
 
+/** The periods a grant must have gone uncalled to be offered for revoking, in days. */
+export const UNUSED_PERIODS = [7, 30, 90] as const;
+
+/** A missing route's risk: the first call's (every call of a route shares it). */
+function riskOf(route: MissingRoute) {
+  return route.calls[0]?.risk;
+}
+
 /**
  * How the proxy's allowlist fits a known client: the calls the client makes (read from its own source)
- * that the allowlist refuses, each grantable, and the grants it never uses, each revocable. A grant or
- * revoke is one `manual` revision; "Grant all" and "Revoke all unused" are one `client-fit` revision.
+ * that the allowlist refuses, each grantable, and the grants it does not use. A single grant is one
+ * `manual` revision; "Grant missing" (the calls that are not sensitive, plus the sensitive ones ticked)
+ * and "Revoke…" (exactly the grants listed: not in the client's catalogue and not called through this
+ * proxy for the chosen period, after a confirmation that lists them) are one `client-fit` revision each.
  */
 @Component({
   selector: 'arb-fit-tab',
   imports: [
     CallSourceComponent,
     CanDirective,
-    GrantListComponent,
     LoadStateComponent,
+    TimeComponent,
     RouterLink,
     MethodBadgeComponent,
     EmptyStateComponent,
@@ -67,6 +77,17 @@ import { methodRouteKey, methodRouteTestId } from './route-row';
     .calls li + li {
       margin-top: 0.25rem;
     }
+    .reason {
+      display: block;
+      margin-top: 0.25rem;
+      overflow-wrap: anywhere;
+    }
+    .check {
+      white-space: nowrap;
+    }
+    .period {
+      margin: 0 0 0.5rem;
+    }
   `,
 })
 export class FitTab {
@@ -84,10 +105,13 @@ export class FitTab {
   protected readonly message = signal<{ ok: boolean; text: string; revised?: boolean } | null>(null);
 
   protected readonly clients = new Loadable(() => this.knownClientsApi.list());
-  /** The known client of the app's template, as the server picks it. */
-  private readonly defaultClient = computed(() =>
-    clientForTemplate(this.context.app.value()?.templateName, this.clients.value() ?? []),
-  );
+  /** The app's known client (connected as one), else the client of its template, as the server picks it. */
+  private readonly defaultClient = computed(() => {
+    const app = this.context.app.value();
+    const clients = this.clients.value() ?? [];
+    const connected = app?.knownClientId ? clients.find((c) => c.id === app.knownClientId) : undefined;
+    return connected ?? clientForTemplate(app?.templateName, clients);
+  });
   /** The client the administrator picked, if any: it stays picked when the app or the catalogue loads later. */
   private readonly picked = signal<string | null>(null);
   /** The client the fit is shown for: the template's until the administrator picks another. */
@@ -120,23 +144,42 @@ export class FitTab {
     return `${client.name} makes no call to ${serviceTypeName(type)} that the catalogue knows of: there is nothing to fit. Choose another client above if the app is one of them.`;
   });
 
-  protected readonly fit = new Loadable<FitResult>(() => this.proxiesApi.fit(this.context.proxyId(), this.chosen()));
+  protected readonly periods = UNUSED_PERIODS;
+  /** Unused = not in the client's catalogue and not called through this proxy for this many days. */
+  protected readonly period = signal<number>(30);
+  /** The sensitive refused calls ticked for "Grant missing", by method and route. */
+  protected readonly ticked = signal<ReadonlySet<string>>(new Set());
+
+  protected readonly fit = new Loadable<FitResult>(() =>
+    this.proxiesApi.fit(this.context.proxyId(), this.chosen(), this.period()),
+  );
   /** The fit of the chosen client (not an earlier client's, while the new one loads). */
   protected readonly shown = computed(() => {
     const fit = this.fit.value();
     return fit && fit.client === this.chosen() && !this.noCalls() ? fit : null;
   });
   protected readonly missing = computed(() => missingRoutes(this.shown()?.missing ?? []));
-  /** The grants the client never uses, as the allowlist writes them. */
-  protected readonly unused = computed<Grant[]>(() =>
-    (this.shown()?.unused ?? []).map(({ method, route }) => ({ method, path: route })),
+  protected readonly risk = riskOf;
+  protected readonly key = (call: { method: string; route: string }) => `${call.method} ${call.route}`;
+  /** The sensitive refused calls ticked, still refused. */
+  protected readonly included = computed<NamedCall[]>(() =>
+    this.missing()
+      .filter((m) => riskOf(m)?.sensitive && this.ticked().has(this.key(m)))
+      .map(({ method, route }) => ({ method, route })),
   );
+  protected readonly sensitiveCount = computed(() => this.missing().filter((m) => riskOf(m)?.sensitive).length);
+  /** What "Grant missing" grants: the refused routes that are not sensitive, and the sensitive ones ticked. */
+  protected readonly toGrant = computed(() => this.missing().length - this.sensitiveCount() + this.included().length);
+  protected readonly unused = computed<FitUnusedGrant[]>(() => this.shown()?.unused ?? []);
+  protected readonly unusedKey = (u: FitUnusedGrant) => `${u.method} ${u.route}`;
+  protected readonly unusedTestId = (u: FitUnusedGrant) => `fit-unused-${u.method}-${u.route}`;
 
   constructor() {
     void this.clients.load();
     effect(() => {
       const id = this.context.proxyId();
       const client = this.chosen();
+      this.period();
       // Once the service type is known, so that a client that never calls it is not asked about.
       const type = this.context.service.value()?.type;
       if (id && client && type && !this.noCalls()) untracked(() => void this.fit.load());
@@ -145,17 +188,41 @@ export class FitTab {
 
   protected choose(client: string): void {
     this.message.set(null);
+    this.ticked.set(new Set());
     this.picked.set(client);
   }
 
-  /** Lets the refused method on its route through (a `manual` revision, as the endpoint editor saves). */
-  protected grant(route: MissingRoute): Promise<void> {
-    return this.change(route.route, route.method, true, 'Granted');
+  protected choosePeriod(days: string): void {
+    this.message.set(null);
+    this.period.set(Number(days));
   }
 
-  /** Takes the unused method on its route out of the allowlist (a `manual` revision). */
-  protected revoke(grant: Grant): Promise<void> {
-    return this.change(grant.path, grant.method, false, 'Revoked');
+  /** Ticks or unticks a sensitive refused call for "Grant missing". */
+  protected tick(route: MissingRoute, on: boolean): void {
+    this.ticked.update((set) => {
+      const next = new Set(set);
+      if (on) next.add(this.key(route));
+      else next.delete(this.key(route));
+      return next;
+    });
+  }
+
+  /**
+   * Lets the refused method on its route through (a `manual` revision, as the endpoint editor saves); a
+   * sensitive one after a confirmation that says why it is.
+   */
+  protected async grant(route: MissingRoute): Promise<void> {
+    const risk = riskOf(route);
+    if (risk?.sensitive) {
+      const ok = await this.confirm.ask({
+        title: `Grant ${methodLabel(route.method)} ${route.route}?`,
+        message: `This call is sensitive: ${risk.reason}`,
+        confirmLabel: 'Grant',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    return this.change(route.route, route.method, true, 'Granted');
   }
 
   /** One method on one route set on top of the saved configuration, then the fit again. */
@@ -167,24 +234,49 @@ export class FitTab {
     });
   }
 
-  protected async grantAll(fit: FitResult): Promise<void> {
-    const routes = missingRoutes(fit.missing).length;
+  /** Grants the refused calls that are not sensitive and the sensitive ones ticked, after a confirmation. */
+  protected async grantMissing(fit: FitResult): Promise<void> {
+    const include = this.included();
+    const count = this.toGrant();
+    const left = this.sensitiveCount() - include.length;
     const ok = await this.confirm.ask({
       title: `Grant ${fit.clientName}’s refused calls?`,
-      message: `${plural(routes, 'grant')} ${routes === 1 ? 'is' : 'are'} added to this proxy’s allowlist, so that ${plural(fit.missing.length, 'call')} of ${fit.clientName} to ${serviceTypeName(fit.serviceType)} pass${fit.missing.length === 1 ? 'es' : ''}. It is one revision: History restores the allowlist as it was.`,
-      confirmLabel: 'Grant all',
+      message: `${plural(count, 'grant')} ${count === 1 ? 'is' : 'are'} added to this proxy’s allowlist for ${fit.clientName}’s calls to ${serviceTypeName(fit.serviceType)}${include.length > 0 ? `, ${plural(include.length, 'sensitive call')} you ticked among them` : ''}.${left > 0 ? ` ${plural(left, 'sensitive call')} ${left === 1 ? 'stays' : 'stay'} refused: tick ${left === 1 ? 'it' : 'them'} to include ${left === 1 ? 'it' : 'them'}.` : ''} It is one revision: History restores the allowlist as it was.`,
+      confirmLabel: 'Grant missing',
+      items: include.map((c) => `${methodLabel(c.method)} ${c.route} (sensitive)`),
     });
-    if (ok) await this.apply(fit, { client: fit.client, grantMissing: true, revokeUnused: false });
+    if (!ok) return;
+    await this.apply(fit, {
+      client: fit.client,
+      grantMissing: true,
+      ...(include.length > 0 ? { include: { sensitive: include } } : {}),
+      // The fit answered after it keeps the period shown.
+      unusedDays: this.period(),
+    });
+    this.ticked.set(new Set());
   }
 
-  protected async revokeAll(fit: FitResult): Promise<void> {
+  /**
+   * Revokes exactly the unused grants listed (not in the catalogue, not called through this proxy for
+   * the period), after a confirmation that lists them; the server refuses (409) if one was called since.
+   */
+  protected async revokeUnused(fit: FitResult): Promise<void> {
+    const grants = this.unused();
+    const days = this.period();
     const ok = await this.confirm.ask({
-      title: `Revoke the grants ${fit.clientName} never uses?`,
-      message: `${plural(fit.unused.length, 'grant')} ${fit.unused.length === 1 ? 'is' : 'are'} taken out of this proxy’s allowlist. A call the catalogue does not know of, or another client sharing this key, would then be refused. It is one revision: History restores the allowlist as it was.`,
-      confirmLabel: 'Revoke all unused',
+      title: `Revoke ${plural(grants.length, 'unused grant')}?`,
+      message: `${grants.length === 1 ? 'This grant is' : 'These grants are'} in none of ${fit.clientName}’s calls that the catalogue knows of, and ${grants.length === 1 ? 'was' : 'were'} not called through this proxy in the last ${days} days. ${grants.length === 1 ? 'It is' : 'They are'} taken out of the allowlist in one revision: History restores it as it was.`,
+      confirmLabel: `Revoke ${plural(grants.length, 'grant')}`,
       danger: true,
+      items: grants.map((g) => `${methodLabel(g.method)} ${g.route}`),
     });
-    if (ok) await this.apply(fit, { client: fit.client, grantMissing: false, revokeUnused: true });
+    if (!ok) return;
+    await this.apply(fit, {
+      client: fit.client,
+      grantMissing: false,
+      revoke: grants.map(({ method, route }) => ({ method, route })),
+      unusedDays: days,
+    });
   }
 
   private apply(fit: FitResult, request: ApplyFitRequest): Promise<void> {
@@ -193,8 +285,8 @@ export class FitTab {
       this.fit.set(result.fit);
       if (!result.revision) return { text: 'Nothing to change: the allowlist already fits.', revised: false };
       const what = request.grantMissing
-        ? `Granted ${plural(fit.missing.length, 'refused call')} of ${fit.clientName}`
-        : `Revoked ${plural(fit.unused.length, 'unused grant')}`;
+        ? `Granted ${fit.clientName}’s refused calls`
+        : `Revoked ${plural(request.revoke?.length ?? 0, 'unused grant')}`;
       return { text: `${what} (${result.revision.summary.text}): saved as one revision; the next call sees it.` };
     });
   }
