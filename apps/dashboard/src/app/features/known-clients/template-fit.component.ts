@@ -31,6 +31,9 @@ import { coverageLine, missingRoutes } from './known-clients';
                   @for (m of missing(s); track m.method + ' ' + m.route) {
                     <li>
                       <arb-method-badge [method]="m.method" />&ngsp;<code>{{ m.route }}</code>
+                      @if (m.calls[0]?.risk?.sensitive) {
+                        &ngsp;<span class="badge danger" [title]="m.calls[0].risk.reason">Sensitive</span>
+                      }
                       <span class="hint">
                         sent as
                         @for (c of m.calls; track c.sample; let last = $last) {

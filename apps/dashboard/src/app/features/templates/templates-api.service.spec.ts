@@ -15,6 +15,15 @@ describe(TemplatesApiService.name, () => {
     await get;
   });
 
+  it("asks for every template's fit in one request, for their own clients or one named", async () => {
+    const own = api().fits();
+    expectRequest('GET', '/api/admin/v1/templates/fit').flush({ items: [] });
+    expect(await own).toEqual({ items: [] });
+    const named = api().fits('maintainerr');
+    expectRequest('GET', '/api/admin/v1/templates/fit?client=maintainerr').flush({ items: [] });
+    await named;
+  });
+
   it("asks for a template's fit, for its own client or one named", async () => {
     const own = api().fit('t1');
     expectRequest('GET', '/api/admin/v1/templates/t1/fit').flush({ services: [] });

@@ -5,6 +5,7 @@ import type {
   PendingTemplateChangeDto,
   TemplateDto,
   TemplateFitResponse,
+  TemplatesFitResponse,
   TemplateRepositorySettings,
   TemplateRepositoryStatus,
   TemplateSyncReport,
@@ -31,8 +32,18 @@ export class TemplatesApiService {
   }
 
   /**
+   * Every template's fit in one answer (the Templates page): each for the client written for it, or for
+   * `client` when named; templates with neither are left out.
+   */
+  fits(client?: string | null): Promise<TemplatesFitResponse> {
+    const params = client ? new HttpParams().set('client', client) : undefined;
+    return firstValueFrom(this.http.get<TemplatesFitResponse>('/api/admin/v1/templates/fit', { params }));
+  }
+
+  /**
    * The template's block for one service type as the community repository would store it, with the
-   * client's missing calls added and its unused grants removed: the file's text, byte for byte.
+   * client's missing calls added (its sensitive ones left out) and its unused grants removed: the file's
+   * text, byte for byte.
    */
   suggested(id: string, client: string, serviceType: string): Promise<string> {
     return firstValueFrom(

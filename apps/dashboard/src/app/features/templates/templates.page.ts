@@ -144,22 +144,25 @@ export class TemplatesPage {
     });
   }
 
-  /** Each template's fit for its client, side by side (a failure stays in its card). */
+  /** Each template's fit for its client, in one request (a failure shows in each card). */
   private async loadFits(clients: ReadonlyMap<string, KnownClientSummaryDto>): Promise<void> {
     this.fits.set(new Map());
-    await Promise.all(
-      [...clients].map(async ([templateId, client]) => {
-        let state: FitState;
-        try {
-          state = { fit: await this.api.fit(templateId, client.id) };
-        } catch (error) {
-          state = { error: describeError(error) };
-        }
-        // A newer load (after a sync) replaced the map: this answer is stale.
-        if (this.clients() !== clients) return;
-        this.fits.update((map) => new Map(map).set(templateId, state));
-      }),
-    );
+    if (clients.size === 0) return;
+    let states: Map<string, FitState>;
+    try {
+      const byTemplate = new Map((await this.api.fits()).items.map((fit) => [fit.templateId, fit]));
+      states = new Map(
+        [...clients.keys()].map((templateId): [string, FitState] => {
+          const fit = byTemplate.get(templateId);
+          return [templateId, fit ? { fit } : { error: 'the server knows no client written for this template' }];
+        }),
+      );
+    } catch (error) {
+      const text = describeError(error);
+      states = new Map([...clients.keys()].map((templateId): [string, FitState] => [templateId, { error: text }]));
+    }
+    // A newer load (after a sync) replaced the map: this answer is stale.
+    if (this.clients() === clients) this.fits.set(states);
   }
 
   /** Where the community repository keeps a template's block: `radarr/maintainerr.json`. */
