@@ -1,5 +1,5 @@
 import { TestBed } from '@angular/core/testing';
-import type { FitResult, KnownClientSummaryDto, TemplateFitResponse } from '@arrbiter/contracts';
+import type { FitResult, KnownClientSummaryDto, RouteRiskDto, TemplateFitResponse } from '@arrbiter/contracts';
 import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
 import { TemplatesApiService } from '../templates/templates-api.service';
 import { AppFormComponent } from './app-form.component';
@@ -12,6 +12,13 @@ const maintainerr: KnownClientSummaryDto = {
   source: { repository: 'https://github.com/Maintainerr/Maintainerr', ref: 'v3', commit: 'abc' },
   templateNames: ['maintainerr'],
   calls: { radarr: 3, sonarr: 1 },
+  instructions: false,
+};
+const SAFE: RouteRiskDto = {
+  sensitive: false,
+  destructive: false,
+  purpose: 'read library',
+  reason: 'Hands out no secrets, does not control the server and deletes nothing.',
 };
 
 const radarrFit: FitResult = {
@@ -26,15 +33,17 @@ const radarrFit: FitResult = {
       route: '/api/v3/movie/{id}',
       sample: '/api/v3/movie/123',
       source: { file: 'radarr.helper.ts', function: 'RadarrApi.updateMovie' },
+      risk: { ...SAFE, purpose: 'edit library' },
     },
     {
       method: 'get',
       route: '/api/v3/rootfolder',
       sample: '/api/v3/rootfolder',
       source: { file: 'servarr-api.service.ts', function: 'ServarrApi.getRootFolders' },
+      risk: SAFE,
     },
   ],
-  unused: [{ method: 'get', route: '/api/v3/calendar' }],
+  unused: [{ method: 'get', route: '/api/v3/calendar', risk: SAFE }],
 };
 
 describe(AppFormComponent.name, () => {

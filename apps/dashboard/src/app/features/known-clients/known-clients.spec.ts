@@ -1,4 +1,4 @@
-import type { FitMissingCall, FitResult, KnownClientSummaryDto } from '@arrbiter/contracts';
+import type { FitMissingCall, FitResult, KnownClientSummaryDto, RouteRiskDto } from '@arrbiter/contracts';
 import {
   clientForTemplate,
   coverageLine,
@@ -19,7 +19,14 @@ const client = (id: string, templateNames: string[]): KnownClientSummaryDto => (
   source: { repository: `https://github.com/x/${id}`, ref: 'v1', commit: 'c'.repeat(40) },
   templateNames,
   calls: {},
+  instructions: false,
 });
+const SAFE: RouteRiskDto = {
+  sensitive: false,
+  destructive: false,
+  purpose: 'read library',
+  reason: 'Hands out no secrets, does not control the server and deletes nothing.',
+};
 
 const fit = (calls: number, missing: number, unused = 0): FitResult => ({
   client: 'maintainerr',
@@ -32,8 +39,9 @@ const fit = (calls: number, missing: number, unused = 0): FitResult => ({
     route: `/api/v3/r${i}`,
     sample: `/api/v3/r${i}`,
     source: { file: 'a.ts', function: 'f' },
+    risk: SAFE,
   })),
-  unused: Array.from({ length: unused }, (_, i) => ({ method: 'get', route: `/api/v3/u${i}` })),
+  unused: Array.from({ length: unused }, (_, i) => ({ method: 'get', route: `/api/v3/u${i}`, risk: SAFE })),
 });
 
 describe('known clients', () => {
@@ -108,6 +116,7 @@ describe('known clients', () => {
       route,
       sample,
       source: { file: 'a.ts', function: sample },
+      risk: SAFE,
     });
     const groups = missingRoutes([
       call('get', '/api/v3/series', '/api/v3/series'),
