@@ -134,6 +134,12 @@ describe(RecentCalls.name, () => {
     expect(published).toHaveLength(2);
   });
 
+  it("arms on another replica's announcement, even for a proxy not loaded here yet", async () => {
+    await changes.deliver({ topic: 'recent-calls', id: 'p-new', origin: 'remote' });
+    expect(recent.armedUntil('p-new')).toBe(Date.now() + RECENT_CALLS_ARMED_MS);
+    expect(published).toEqual([]);
+  });
+
   it("arms on another replica's announcement, without announcing it again", async () => {
     await changes.deliver({ topic: 'recent-calls', id: 'p2', origin: 'remote' });
     expect(recent.armedUntil('p2')).toBe(Date.now() + RECENT_CALLS_ARMED_MS);

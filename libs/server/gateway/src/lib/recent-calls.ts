@@ -53,8 +53,11 @@ export class CallRing {
 interface Armed {
   /** Epoch milliseconds. */
   until: number;
-  /** The app's slug when armed (a 401 names only a slug). */
-  slug: string;
+  /**
+   * The app's slug (a 401 names only a slug); null while the proxy state does not hold the proxy yet
+   * (another replica's announcement can arrive before the new proxy is loaded here), looked up then.
+   */
+  slug: string | null;
   ring: CallRing;
 }
 
@@ -127,22 +130,21 @@ export class RecentCalls implements OnModuleDestroy {
   }
 
   /**
-   * Arms a proxy of this replica for `RECENT_CALLS_ARMED_MS` from now; false for a proxy the proxy
-   * state does not hold. Returns whether the other replicas should be told (new, or running out).
+   * Arms a proxy on this replica for `RECENT_CALLS_ARMED_MS` from now. Returns whether the other
+   * replicas should be told (new, or running out).
    */
   arm(proxyId: string): boolean {
-    const proxy = this.registry.proxy(proxyId);
-    if (proxy === undefined) return false;
+    const slug = this.registry.proxy(proxyId)?.appSlug ?? null;
     const now = this.clock.now();
     const until = now + RECENT_CALLS_ARMED_MS;
     const current = this.proxies.get(proxyId);
     if (current !== undefined && current.until > now) {
       const announce = current.until - now < RECENT_CALLS_REANNOUNCE_MS;
       current.until = until;
-      current.slug = proxy.appSlug;
+      if (slug !== null) current.slug = slug;
       return announce;
     }
-    this.proxies.set(proxyId, { until, slug: proxy.appSlug, ring: new CallRing() });
+    this.proxies.set(proxyId, { until, slug, ring: new CallRing() });
     this.armed = true;
     this.scheduleExpiry(until);
     return true;
@@ -161,8 +163,10 @@ export class RecentCalls implements OnModuleDestroy {
     const now = this.clock.now();
     if (outcome === 'unauthorized') {
       let call: RecentCall | undefined;
-      for (const armed of this.proxies.values()) {
-        if (armed.slug !== fields.app || armed.until <= now) continue;
+      for (const [id, armed] of this.proxies) {
+        if (armed.until <= now) continue;
+        armed.slug ??= this.registry.proxy(id)?.appSlug ?? null;
+        if (armed.slug !== fields.app) continue;
         call ??= { at: now, method: fields.method, path: pathAfterSlug(request.url), route: null, outcome, status };
         armed.ring.push(call);
       }
