@@ -1,6 +1,14 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import type { KnownCaller, KnownClientCallDto, KnownClientDto, KnownClientSummaryDto } from '@arrbiter/contracts';
-import { CatalogService, ResolvedRoute, RouteMatcher, routeShape } from '@arrbiter/server/catalog';
+import {
+  canonicalizePath,
+  CatalogService,
+  HttpMethod,
+  isHttpMethod,
+  ResolvedRoute,
+  RouteMatcher,
+  routeShape,
+} from '@arrbiter/server/catalog';
 import { KNOWN_CLIENTS } from './catalogue';
 import { canonicalCalls, riskOfRoute } from './fit';
 import type { KnownClient, KnownClientCall } from './known-client';
@@ -110,18 +118,23 @@ export class KnownClientsService {
   /**
    * Who makes which call, from memory (a warning's page asks once, never per warning): each client's
    * calls resolved against the catalog of their service type, keyed by method and route shape, or by
-   * their exact path when they resolve to no route (a refused call outside the API is recorded so).
+   * their exact path when they resolve to no route (a refused call outside the API is recorded so). A
+   * call outside the API written as a template (`/backup/{type}/{file}`) names the recorded path it matches.
    */
   async callers(): Promise<KnownCallers> {
     const derived = await this.current();
     if (derived.callers) return derived.callers;
     const index = new Map<string, KnownCaller[]>();
+    /** Per service type, the template paths of calls that resolve to no route. */
+    const templates = new Map<string, Set<string>>();
     for (const client of KNOWN_CLIENTS) {
       for (const type of serviceTypesOf(client)) {
         const catalog = await this.catalogOfType(type);
         for (const { call, path, segments } of canonicalCalls(client, type)) {
           if (path === undefined || segments === undefined) continue;
-          const key = `${type} ${call.method} ${routeShape(catalog.resolve(segments, call.method)?.path ?? path)}`;
+          const route = catalog.resolve(segments, call.method)?.path;
+          if (!route && call.pathSamples) templates.set(type, (templates.get(type) ?? new Set()).add(path));
+          const key = `${type} ${call.method} ${routeShape(route ?? path)}`;
           const callers = index.get(key) ?? [];
           if (!callers.some((caller) => caller.client === client.id))
             callers.push({ client: client.id, clientName: client.name, source: { ...call.source } });
@@ -129,12 +142,23 @@ export class KnownClientsService {
         }
       }
     }
+    const matchers = new Map(
+      [...templates].map(([type, paths]) => [type, new RouteMatcher([...paths].map((path) => ({ path })))]),
+    );
+    /** A recorded path outside the API, or the catalogue's template it matches. */
+    const templateOf = (serviceType: string, method: string, path: string) => {
+      const matcher = matchers.get(serviceType);
+      const canonical = matcher && isHttpMethod(method) ? canonicalizePath(path) : undefined;
+      return (canonical?.ok && matcher?.resolve(canonical.segments, method as HttpMethod)?.path) || path;
+    };
     const callers: KnownCallers = {
       of: (serviceType, method, route, path) =>
-        (index.get(`${serviceType} ${method} ${routeShape(route ?? path)}`) ?? []).map((caller) => ({
-          ...caller,
-          source: { ...caller.source },
-        })),
+        (index.get(`${serviceType} ${method} ${routeShape(route ?? templateOf(serviceType, method, path))}`) ?? []).map(
+          (caller) => ({
+            ...caller,
+            source: { ...caller.source },
+          }),
+        ),
     };
     derived.callers = callers;
     return callers;
