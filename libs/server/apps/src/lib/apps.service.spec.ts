@@ -197,6 +197,7 @@ describe(AppsService.name, () => {
         slug: 'notifiarr',
         templateId: TEMPLATE_RADARR,
         templateName: 'Radarr read-only',
+        knownClientId: null,
         active: true,
         proxyCount: 0,
         createdAt: '2030-01-01T00:00:01.000Z',
