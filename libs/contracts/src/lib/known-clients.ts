@@ -24,7 +24,10 @@ export interface KnownClientSourceDto {
 export interface KnownClientCallDto {
   /** Lower case, as in allowlists. */
   method: string;
-  /** The path as sent, with sample ids (`/api/v3/movie/123`). */
+  /**
+   * The path as sent, with sample ids (`/api/v3/movie/123`); where the client builds a part at run time
+   * that no route canonicalizes (outside the API), a template (`/backup/{type}/{file}`): what is granted.
+   */
   path: string;
   /** The query the client sends, without `?`, when it has one. */
   query?: string;
