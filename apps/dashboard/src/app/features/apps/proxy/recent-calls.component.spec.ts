@@ -147,6 +147,10 @@ describe(RecentCallsComponent.name, () => {
       'GET /api/v3/movie Allowed (200)',
     ]);
     expect(rows[0].querySelector('time')?.getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // Read as one line by a screen reader: its parts apart.
+    expect(rows[2].textContent?.replace(/\s+/g, ' ').trim()).toMatch(
+      /\d( [AP]M)? GET \/api\/v3\/movie Allowed \(200\)$/,
+    );
     expect(text('[data-testid=recent-calls-live]')).toBe('3 calls so far.');
     expect(text('[data-testid=recent-calls-replicas]')).toContain('2 replicas of Arrbiter are running');
   });
