@@ -33,7 +33,8 @@ async function text(locator: Locator): Promise<string> {
 
 /**
  * The dashboard's side of known clients (what each client calls), on Maintainerr's community template for Radarr: the
- * proxy's Fit tab (grant one, revoke one, grant all), the template's fit on the app form before saving,
+ * proxy's Fit tab (grant one, revoke the unused after a confirmation listing them, grant the missing with the
+ * sensitive ones ticked), the template's fit on the app form before saving,
  * the Templates page with the suggested file, and a warning marked with the client that makes the call.
  */
 describe('known clients in the dashboard: fit, grants, the template preview and the suggested file', () => {
@@ -93,7 +94,11 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     expect(fit.client).toBe('maintainerr');
     // Maintainerr's community template misses more than half of its Radarr calls.
     expect(fit.missing.length).toBeGreaterThan(fit.calls / 2);
-    expect(fit.unused).toEqual([{ method: 'get', route: '/api/v3/calendar' }]);
+    expect(fit.unused).toEqual([
+      { method: 'get', route: '/api/v3/calendar', risk: expect.objectContaining({ sensitive: false }), lastSeen: null },
+    ]);
+    const sensitive = fit.missing.filter((m) => m.risk.sensitive);
+    expect(sensitive.map((m) => `${m.method} ${m.route}`)).toContain('post /api/v3/command');
 
     await page.goto(`${origin}/apps/${app.id}/proxies/${proxy.id}`);
     await page.getByRole('navigation', { name: 'Proxy' }).getByRole('link', { name: 'Fit' }).click();
@@ -115,10 +120,20 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     expect(await link.getAttribute('href')).toBe(
       `https://github.com/Maintainerr/Maintainerr/blob/9fb9dae9baec027a5de77f97123738ee3a060166/${maintainerr?.source.file}`,
     );
-    await page
-      .getByRole('region', { name: 'Grants Maintainerr never uses' })
-      .getByTestId('fit-unused-get-/api/v3/calendar')
-      .waitFor();
+    // Each sensitive call is badged with its reason, and unticked.
+    const command = table.getByTestId('missing-post-/api/v3/command');
+    expect(await text(command.locator('td').nth(1))).toBe(
+      `/api/v3/command Sensitive ${sensitive.find((m) => m.route === '/api/v3/command')?.risk.reason}`,
+    );
+    expect(await table.getByTestId('sensitive').count()).toBe(
+      new Set(sensitive.map((m) => `${m.method} ${m.route}`)).size,
+    );
+    expect(
+      await command.getByRole('checkbox', { name: 'Include POST /api/v3/command in Grant missing' }).isChecked(),
+    ).toBe(false);
+    const unused = page.getByRole('region', { name: 'Grants Maintainerr does not use' });
+    expect(await text(unused.getByTestId('fit-unused-get-/api/v3/calendar').locator('td').nth(2))).toBe('none kept');
+    expect(await unused.getByLabel('Not called through this proxy for').inputValue()).toBe('30');
     await browser.screenshot(`${PREFIX}-tab`);
   });
 
@@ -136,29 +151,49 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     expect((await revisions())[0]).toMatchObject({ kind: 'manual', author: ADMIN.ADMIN_USERNAME });
   });
 
-  it('revokes a grant the client never uses', async () => {
+  it('revokes the grants unused for the period after a confirmation that lists them', async () => {
     const { page } = browser;
-    const unused = page.getByRole('region', { name: 'Grants Maintainerr never uses' });
-    await unused.getByRole('button', { name: 'Revoke GET /api/v3/calendar' }).click();
-    await page.getByText('Revoked GET /api/v3/calendar: saved as a new revision').waitFor();
-    await unused.getByText('None: every grant is a call Maintainerr makes.').waitFor();
+    const unused = page.getByRole('region', { name: 'Grants Maintainerr does not use' });
+    await unused.getByLabel('Not called through this proxy for').selectOption('7');
+    await unused.getByRole('button', { name: 'Revoke 1 unused…' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await text(dialog.getByTestId('confirm-items'))).toBe('GET /api/v3/calendar');
+    await dialog.getByText('not called through this proxy in the last 7 days').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Revoke 1 grant' }).click();
+    await page.getByText('Revoked 1 unused grant').waitFor();
+    await unused.getByText('None for this period.').waitFor();
     expect(await callProxy('/api/v3/calendar')).toBe(403);
+    expect((await revisions())[0]).toMatchObject({
+      kind: 'client-fit',
+      summary: { removed: [{ path: '/api/v3/calendar', method: 'get' }] },
+    });
   });
 
-  it('grants all refused calls after a confirmation, as one client-fit revision; then everything fits', async () => {
+  it('grants the missing calls with the sensitive one ticked, as one client-fit revision; the others stay refused', async () => {
     const { page } = browser;
     const before = await serverFit();
+    const sensitive = before.missing.filter((m) => m.risk.sensitive && m.route !== '/api/v3/command');
     expect(before.missing.length).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Grant all' }).click();
+    await page
+      .getByTestId('missing-post-/api/v3/command')
+      .getByRole('checkbox', { name: 'Include POST /api/v3/command in Grant missing' })
+      .check();
+    await page.getByRole('button', { name: /^Grant missing \(\d+\)$/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('It is one revision').waitFor();
+    expect(await text(dialog.getByTestId('confirm-items'))).toBe('POST /api/v3/command (sensitive)');
     expect(await axeViolations(page)).toEqual([]);
-    await dialog.getByRole('button', { name: 'Grant all' }).click();
-    await page.getByText(`Granted ${before.missing.length} refused calls of Maintainerr`).waitFor();
-    await summary(page).filter({ hasText: 'this allowlist lets all of them through.' }).waitFor();
-    await page.getByTestId('fit-complete').waitFor();
-    await page.getByText('Nothing refused: every call Maintainerr makes is granted.').waitFor();
-    expect(await serverFit()).toMatchObject({ covered: before.calls, missing: [], unused: [] });
+    await dialog.getByRole('button', { name: 'Grant missing' }).click();
+    await page.getByText('Granted Maintainerr’s refused calls').waitFor();
+    // Only the sensitive calls left unticked are still refused.
+    const after = await serverFit();
+    expect(after.missing).toEqual(sensitive);
+    expect(after).toMatchObject({ unused: [] });
+    if (sensitive.length === 0) {
+      await summary(page).filter({ hasText: 'this allowlist lets all of them through.' }).waitFor();
+      await page.getByTestId('fit-complete').waitFor();
+    } else await page.getByTestId(`missing-${sensitive[0].method}-${sensitive[0].route}`).waitFor();
     expect((await revisions())[0]).toMatchObject({ kind: 'client-fit', author: ADMIN.ADMIN_USERNAME });
     for (const [method, path] of [
       ['POST', '/api/v3/command'],
@@ -234,6 +269,12 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
 
   it("shows each template's fit on the Templates page and downloads the suggested file", async () => {
     const { page } = browser;
+    const fitRequests: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const path = new URL(request.url()).pathname;
+      if (/^\/api\/admin\/v1\/templates\/(.+\/)?fit$/.test(path)) fitRequests.push(path);
+    };
+    page.on('request', onRequest);
     await page.goto(`${origin}/templates`);
     const card = page.getByRole('article', { name: 'maintainerr' });
     const fit = card.getByRole('region', { name: 'Fit of maintainerr for Maintainerr' });
@@ -243,6 +284,9 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
       expect(await text(fit.getByTestId(`fit-${s.serviceType}`).locator('summary'))).toContain(
         `covers ${s.covered} of ${s.calls} calls`,
       );
+    // Every template's fit came in one request.
+    page.off('request', onRequest);
+    expect(fitRequests).toEqual(['/api/admin/v1/templates/fit']);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       fit.getByRole('button', { name: 'Download radarr/maintainerr.json' }).click(),
@@ -256,6 +300,8 @@ describe('known clients in the dashboard: fit, grants, the template preview and 
     expect(file).toBe(await response.text());
     const block = JSON.parse(file) as Record<string, string[]>;
     expect(block['/api/v3/movie/{id}']).toEqual(expect.arrayContaining(['delete', 'get', 'put']));
+    // The client's sensitive calls are left out of the suggested file.
+    expect(block['/api/v3/command']).toBeUndefined();
     await fit.getByRole('status').filter({ hasText: 'Downloaded radarr-maintainerr.json' }).waitFor();
     await browser.screenshot(`${PREFIX}-templates`);
   });
