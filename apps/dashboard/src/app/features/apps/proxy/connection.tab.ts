@@ -46,6 +46,10 @@ const said = (text: string) => text;
     .howto {
       margin-top: 1rem;
     }
+    /* A card is no wider than the page, whatever its longest word or control. */
+    .stack > * {
+      min-width: 0;
+    }
     .howto summary {
       cursor: pointer;
       font-weight: 600;
