@@ -135,7 +135,15 @@ describe('connect a known client: one app, one proxy per service, the client-fit
   });
 
   it('answers the app, a key, a URL and instructions per proxy; the first revision is client-fit', async () => {
-    const answer = await connect({ serviceIds: [radarr.id, sonarr.id], slug: 'two-services' });
+    const response = await admin
+      .post('/api/admin/v1/known-clients/overseerr/connect', {
+        serviceIds: [radarr.id, sonarr.id],
+        slug: 'two-services',
+      })
+      .expect(201);
+    // The keys are in the answer: never kept by a cache.
+    expect(response.headers['cache-control']).toBe('no-store');
+    const answer = response.body as ConnectClientResponse;
     expect(answer.app).toMatchObject({ slug: 'two-services', knownClientId: 'overseerr', proxyCount: 2 });
     expect(
       answer.proxies.map(({ serviceId, serviceType, serviceName }) => [serviceId, serviceType, serviceName]),
