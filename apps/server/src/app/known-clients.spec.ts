@@ -499,18 +499,23 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     ).toEqual(sensitive.map((m) => `${m.method} ${m.route.toLowerCase()}`).sort());
     expect(afterFit.filter((w) => w.status === 'granted')).toHaveLength(12 - sensitive.length);
 
-    // A manual configuration save that grants the rest resolves theirs.
+    // A manual configuration save that grants the rest resolves theirs, and that of a call refused just
+    // before it (not written yet when the save is made).
+    expect(
+      (await rawRequest(base, 'GET', '/proxy/maintainerr-warnings/api/v3/calendar', { 'x-api-key': proxy.key })).status,
+    ).toBe(403);
     const list = await allowlist(proxy.id);
-    const overrides = { ...list.overrides };
+    const overrides: Record<string, string[]> = { ...list.overrides, '/api/v3/calendar': ['get'] };
     for (const m of sensitive) overrides[m.route] = [...new Set([...(list.effective[m.route] ?? []), m.method])];
     await admin.put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true }).expect(200);
     const afterSave = await warningsOf(proxy.id);
+    expect(afterSave).toHaveLength(13);
     expect(afterSave.map((w) => w.status)).toEqual(afterSave.map(() => 'granted'));
     const changes = ((await admin.get('/api/admin/v1/changes?limit=100').expect(200)).body as Page<ChangeDto>).items;
     const resolved = changes.filter(
       (c) => c.action === 'warning.resolved' && afterSave.some((w) => w.id === c.objectId),
     );
-    expect(resolved).toHaveLength(12);
+    expect(resolved).toHaveLength(13);
     expect(resolved[0]).toMatchObject({ actor: 'system', objectType: 'warning', appId: proxy.appId });
     expect(resolved.map((c) => c.summary).join('\n')).toContain("is granted by the proxy's allowlist now");
     // And every call forwards now.

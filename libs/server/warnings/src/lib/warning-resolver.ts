@@ -16,6 +16,7 @@ import { KnownClientsService } from '@arrbiter/server/known-clients';
 import { ProxyAllowlistService } from '@arrbiter/server/proxies';
 import { FindOptionsWhere, In, Repository } from 'typeorm';
 import { AccessWarningEntity } from './entities/access-warning.entity';
+import { WarningRecorder } from './warning-recorder';
 
 /** The topics after which an allowlist may grant more: a proxy's overrides, an app's template, templates, an import. */
 const GRANTING_TOPICS = new Set<Change['topic']>(['proxies', 'apps', 'templates', 'all']);
@@ -41,6 +42,7 @@ export class WarningResolver implements OnModuleInit, OnModuleDestroy {
     private readonly allowlists: ProxyAllowlistService,
     private readonly knownClients: KnownClientsService,
     private readonly audit: ChangesService,
+    private readonly recorder: WarningRecorder,
   ) {}
 
   onModuleInit(): void {
@@ -56,6 +58,8 @@ export class WarningResolver implements OnModuleInit, OnModuleDestroy {
     const scope: FindOptionsWhere<AccessWarningEntity> =
       change.id === undefined ? {} : change.topic === 'proxies' ? { proxyId: change.id } : { appId: change.id };
     try {
+      // Calls refused before the grant and not written yet are written first, so they are resolved too.
+      await this.recorder.flush();
       await this.resolveCovered(scope);
     } catch (error) {
       // The grant itself is written: a warning left open is resolved by the next change, or by hand.
