@@ -2,6 +2,7 @@ import type {
   AllowlistResponse,
   AppDto,
   ChangeDto,
+  ConnectClientResponse,
   Page,
   ProxyConnectionDto,
   ProxyDto,
@@ -24,6 +25,7 @@ describe('cloning an app', () => {
   /** The source's proxies: on radarr (rate-limited, unscrubbed, learning, rotated with grace) and on sonarr (inactive). */
   let movies: ProxyConnectionDto;
   let series: ProxyConnectionDto;
+  let movieServiceId: string;
 
   const proxiesOf = async (appId: string) =>
     (await admin.get(`/api/admin/v1/apps/${appId}/proxies`).expect(200)).body as ProxyDto[];
@@ -38,6 +40,7 @@ describe('cloning an app', () => {
       FakeServarr.start({ type: 'sonarr', instanceName: 'Series' }),
     ]);
     const [movieService, seriesService] = [await seedService(admin, radarr), await seedService(admin, sonarr)];
+    movieServiceId = movieService.id;
 
     // A local template, made from an app granted the movie list.
     const { app: seed } = await seedProxy(admin, {
@@ -193,5 +196,20 @@ describe('cloning an app', () => {
       await admin.post(`/api/admin/v1/apps/${bare.id}/clone`, { name: 'Bare 2', slug: 'bare-2' }).expect(201)
     ).body as AppDto;
     expect(copy).toMatchObject({ templateId: null, active: false, proxyCount: 0 });
+  });
+
+  it('keeps the known client a connected app was connected as', async () => {
+    const connected = (
+      await admin
+        .post('/api/admin/v1/known-clients/overseerr/connect', { serviceIds: [movieServiceId], slug: 'connected' })
+        .expect(201)
+    ).body as ConnectClientResponse;
+    expect(connected.app.knownClientId).toBe('overseerr');
+    const copy = (
+      await admin
+        .post(`/api/admin/v1/apps/${connected.app.id}/clone`, { name: 'Connected 2', slug: 'connected-2' })
+        .expect(201)
+    ).body as AppDto;
+    expect(copy).toMatchObject({ knownClientId: 'overseerr', proxyCount: 1 });
   });
 });

@@ -28,7 +28,13 @@ export class AppCloneService {
     const copy = await this.txHost.withTransaction(async () => {
       const source = await this.apps.find(sourceId);
       const app = await this.apps.createInTransaction(
-        { name: dto.name, slug: dto.slug, templateId: source.templateId, active: source.active },
+        {
+          name: dto.name,
+          slug: dto.slug,
+          templateId: source.templateId,
+          active: source.active,
+          knownClientId: source.knownClientId,
+        },
         actor,
         source,
       );
