@@ -134,6 +134,13 @@ describe('connect a known client: one app, one proxy per service, the client-fit
     expect(named.app).toMatchObject({ name: 'Requests', slug: 'requests' });
   });
 
+  it('gives connects racing for the default slug one each', async () => {
+    const raced = await Promise.all([1, 2, 3, 4].map(() => connect({ serviceIds: [radarr.id], name: 'Raced' })));
+    const slugs = raced.map((r) => r.app.slug);
+    expect(new Set(slugs).size).toBe(4);
+    for (const slug of slugs) expect(slug).toMatch(/^overseerr(-\d+)?$/);
+  });
+
   it('answers the app, a key, a URL and instructions per proxy; the first revision is client-fit', async () => {
     const response = await admin
       .post('/api/admin/v1/known-clients/overseerr/connect', {

@@ -1,6 +1,6 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type {
   AllowlistMap,
   ConnectClientRequest,
@@ -90,6 +90,20 @@ export class ConnectService {
     private readonly changes: ChangeBus,
   ) {}
 
+  /**
+   * Runs `create` in one transaction; with a default slug, again (up to 5 times) when a concurrent
+   * connect took the free slug it picked in between (409), so that both get one.
+   */
+  private async createWithFreeSlug<T>(defaultSlug: boolean, create: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.txHost.withTransaction(create);
+      } catch (error) {
+        if (!defaultSlug || attempt >= 5 || !(error instanceof ConflictException)) throw error;
+      }
+    }
+  }
+
   /** `externalUrl`: where callers reach this server (`ExternalUrls.urlOf` the request), for the Proxy URLs. */
   async connect(
     clientId: string,
@@ -99,7 +113,7 @@ export class ConnectService {
   ): Promise<ConnectClientResponse> {
     const client = this.known.find(clientId);
     const { planned, template } = await this.plan(client, request);
-    const created = await this.txHost.withTransaction(async () => {
+    const created = await this.createWithFreeSlug(request.slug === undefined, async () => {
       const defaults = await this.defaults.get();
       const app = await this.apps.createInTransaction(
         {
