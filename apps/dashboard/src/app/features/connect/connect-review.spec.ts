@@ -87,7 +87,7 @@ describe('connect review', () => {
   it('says in one line what breaks without a sensitive call', () => {
     const command = reviewGroups(CALLS)[2].calls[0];
     expect(withoutIt('Overseerr', command)).toBe(
-      'Without it: Overseerr gets 403 where Api.post15 makes this call. MoviesSearch, after re-monitoring a movie.',
+      "Without it, Overseerr's Api.post15 gets 403: MoviesSearch, after re-monitoring a movie.",
     );
   });
 

@@ -111,13 +111,12 @@ export function reviewGroups(calls: readonly KnownClientCallDto[]): ReviewGroup[
 
 /**
  * One line on what breaks when a sensitive call is left out: the client's function that makes it gets
- * 403, and what the catalogue says it is for.
+ * 403, and what the catalogue says it is for (the call's note, which the line then stands in for).
  */
 export function withoutIt(clientName: string, call: ReviewCall): string {
   const functions = [...new Set(call.calls.map((c) => c.source.function))].join(', ');
-  const what = call.note ? ` ${call.note.replace(/\s+$/, '')}` : '';
-  const sentence = what && !/[.!?]$/.test(what) ? `${what}.` : what;
-  return `Without it: ${clientName} gets 403 where ${functions} makes this call.${sentence}`;
+  const note = call.note?.trim().replace(/[.!?]$/, '');
+  return `Without it, ${clientName}'s ${functions} gets 403${note ? `: ${note}` : ''}.`;
 }
 
 /** The key of a ticked sensitive call: service and grant. */

@@ -134,9 +134,11 @@ describe(ConnectPage.name, () => {
     expect(text(`${movie} .note`)).toBe('The Radarr scanner.');
     expect(element.querySelector(`${movie} input`)).toBeNull();
     expect(text('[data-testid="without-radarr-post-/api/v3/command"]')).toBe(
-      'Without it: Overseerr gets 403 where ServarrBase.runCommand makes this call. MoviesSearch.',
+      "Without it, Overseerr's ServarrBase.runCommand gets 403: MoviesSearch.",
     );
-    expect(text('[data-testid="review-count-radarr"]')).toBe('1 calls granted; 1 sensitive, granted only when ticked.');
+    expect(text('[data-testid="review-count-radarr"]')).toBe(
+      '1 call granted; 1 sensitive call, granted only when ticked.',
+    );
     const box = element.querySelector<HTMLInputElement>(
       '[data-testid="call-radarr-post-/api/v3/command"] input[type=checkbox]',
     ) as HTMLInputElement;

@@ -18,7 +18,7 @@ import { Loadable } from '../../core/loadable';
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { RecentCallsComponent } from '../apps/proxy/recent-calls.component';
 import { KnownClientsApiService } from '../known-clients/known-clients-api.service';
-import { releaseUrl, serviceTypeName } from '../known-clients/known-clients';
+import { plural, releaseUrl, serviceTypeName } from '../known-clients/known-clients';
 import { ServiceFormComponent } from '../services/service-form.component';
 import { ServicesApiService } from '../services/services-api.service';
 import { TemplatesApiService } from '../templates/templates-api.service';
@@ -99,6 +99,7 @@ export class ConnectPage {
   protected readonly typeName = serviceTypeName;
   protected readonly tickKey = tickKey;
   protected readonly releaseUrl = releaseUrl;
+  protected readonly plural = plural;
 
   protected readonly catalogue = new Loadable(() => this.knownClientsApi.list());
   protected readonly known = new Loadable<KnownClientDto>(() => this.knownClientsApi.get(this.client() ?? ''));
