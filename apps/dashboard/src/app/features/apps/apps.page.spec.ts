@@ -14,6 +14,7 @@ function app(n: number, fields: Partial<AppDto> = {}): AppDto {
     slug: `app-${n}`,
     templateId: null,
     templateName: null,
+    knownClientId: null,
     active: true,
     proxyCount: 0,
     createdAt: '2030-01-01T00:00:00.000Z',
@@ -155,6 +156,14 @@ describe(AppsPage.name, () => {
     const { element } = await render();
     expect(element.textContent).toContain('No apps yet.');
     expect(element.textContent).not.toContain('No apps match');
+  });
+
+  it("opens the new-app form from ?new=1 (the connect flow's Other / not listed)", async () => {
+    pages = [];
+    expect((await render()).element.querySelector('arb-app-form')).toBeNull();
+    TestBed.resetTestingModule();
+    pages = [];
+    expect((await render({ new: '1' })).element.querySelector('arb-app-form')).not.toBeNull();
   });
 
   it('labels the search box and both filters', async () => {
