@@ -473,6 +473,36 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     );
   });
 
+  it("revokes nothing while usage counting is off: the proxy's own calls cannot tell what is unused", async () => {
+    const off = await startTestApp({ OPENAPI_SOURCES: 'none', USAGE_COUNTING: 'false' });
+    try {
+      const offAdmin = await off.admin();
+      const offService = await seedService(offAdmin, upstream);
+      const { proxy } = await seedProxy(offAdmin, {
+        service: offService,
+        app: { name: 'uncounted', slug: 'uncounted', templateId: null },
+        config: { overrides: { '/api/v3/calendar': ['get'] }, active: true },
+      });
+      const apply = `/api/admin/v1/proxies/${proxy.id}/fit/apply`;
+      const refused = await offAdmin
+        .post(apply, {
+          client: 'homepage',
+          grantMissing: false,
+          revoke: [{ method: 'get', route: '/api/v3/calendar' }],
+        })
+        .expect(409);
+      expect((refused.body as ApiError).message).toContain('Usage counting is off (USAGE_COUNTING=false)');
+      expect(
+        ((await offAdmin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200)).body as AllowlistResponse)
+          .overrides,
+      ).toEqual({ '/api/v3/calendar': ['get'] });
+      // Granting still works.
+      await offAdmin.post(apply, { client: 'homepage', grantMissing: true }).expect(200);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('resolves the open warnings a grant covers, from a fit or a manual save, in their history', async () => {
     const maintainerr = found(
       KNOWN_CLIENTS.find((c) => c.id === 'maintainerr'),

@@ -1,7 +1,9 @@
 import {
   BadRequestException,
   ConflictException,
+  Inject,
   Injectable,
+  Optional,
   NotFoundException,
   UnprocessableEntityException,
 } from '@nestjs/common';
@@ -19,7 +21,7 @@ import { effectiveAllowlist, routeShape } from '@arrbiter/server/catalog';
 import { Clock } from '@arrbiter/server/config';
 import { ProxyAllowlistContext, ProxyAllowlistService } from '@arrbiter/server/proxies';
 import { TemplateRow, TemplatesService } from '@arrbiter/server/templates';
-import { UsageRecorder, UsageService } from '@arrbiter/server/usage';
+import { UsageCounter, UsageRecorder, UsageService } from '@arrbiter/server/usage';
 import { FitChangeError, fitChanges, fitOf, suggestedBlock, templateFileText } from './fit';
 import type { KnownClient } from './known-client';
 import { KnownClientsService, serviceTypesOf } from './known-clients.service';
@@ -49,6 +51,8 @@ export class ClientFitService {
     private readonly usage: UsageService,
     private readonly usageRecorder: UsageRecorder,
     private readonly clock: Clock,
+    /** Null with `USAGE_COUNTING=false`: then nothing tells what the proxy has not called, and nothing is revoked. */
+    @Optional() @Inject(UsageCounter) private readonly counter: UsageCounter | null = null,
   ) {}
 
   /**
@@ -79,6 +83,10 @@ export class ClientFitService {
     if (!request.grantMissing && revoke.length === 0)
       throw new BadRequestException('Nothing to apply: set grantMissing to true, list the grants to revoke, or both');
     const client = this.known.find(request.client);
+    if (revoke.length > 0 && this.counter === null)
+      throw new ConflictException(
+        "Usage counting is off (USAGE_COUNTING=false): the proxy's own calls cannot tell which grants are unused, so none is revoked",
+      );
     const unusedDays = request.unusedDays ?? DEFAULT_UNUSED_DAYS;
     // This replica's counts are written before the row lock is taken (their write locks the proxy's row too).
     await this.usageRecorder.flush();
