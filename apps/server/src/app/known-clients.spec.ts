@@ -503,6 +503,27 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     }
   });
 
+  it('resolves the open warnings a template change now covers, as one published change', async () => {
+    const store = t.app.get(TemplatesService);
+    const local = await store.createLocal('c2-local', { radarr: { '/api/v3/movie': ['get'] } });
+    await store.published();
+    templates = (await admin.get('/api/admin/v1/templates').expect(200)).body as TemplateDto[];
+    const proxy = await newProxy('local-template', 'c2-local');
+    const call = (path: string) => rawRequest(base, 'GET', `/proxy/local-template${path}`, { 'x-api-key': proxy.key });
+    expect((await call('/api/v3/calendar')).status).toBe(403);
+    expect((await call('/api/v3/tag')).status).toBe(403);
+    expect((await warningsOf(proxy.id)).map((w) => w.status)).toEqual(['open', 'open']);
+    // The template widens to the calendar (as a sync or an import would write it), then is published.
+    await store.replaceLocalBlocks(local.id, { radarr: { '/api/v3/movie': ['get'], '/api/v3/calendar': ['get'] } });
+    await store.published();
+    const after = await warningsOf(proxy.id);
+    expect(Object.fromEntries(after.map((w) => [w.path, w.status]))).toEqual({
+      '/api/v3/calendar': 'granted',
+      '/api/v3/tag': 'open',
+    });
+    expect((await call('/api/v3/calendar')).status).toBe(200);
+  });
+
   it('resolves the open warnings a grant covers, from a fit or a manual save, in their history', async () => {
     const maintainerr = found(
       KNOWN_CLIENTS.find((c) => c.id === 'maintainerr'),
