@@ -120,7 +120,7 @@ describe('connect a client in the dashboard: Overseerr on Radarr and Sonarr', ()
       await check(page, () => page.getByTestId('client-overseerr').waitFor(), 'client');
       await page.getByLabel('Search the catalogue').fill('overs');
       await eventually('the search narrows the list', async () => (await list.getByRole('listitem').count()) === 2);
-      expect(await list.getByTestId('client-other').getAttribute('href')).toBe('/apps?new=1');
+      expect(await list.getByTestId('client-other').getAttribute('href')).toBe('/apps?create=1');
     });
   });
 

@@ -158,12 +158,12 @@ describe(AppsPage.name, () => {
     expect(element.textContent).not.toContain('No apps match');
   });
 
-  it("opens the new-app form from ?new=1 (the connect flow's Other / not listed)", async () => {
+  it("opens the new-app form from ?create=1 (the connect flow's Other / not listed)", async () => {
     pages = [];
     expect((await render()).element.querySelector('arb-app-form')).toBeNull();
     TestBed.resetTestingModule();
     pages = [];
-    expect((await render({ new: '1' })).element.querySelector('arb-app-form')).not.toBeNull();
+    expect((await render({ create: '1' })).element.querySelector('arb-app-form')).not.toBeNull();
   });
 
   it('labels the search box and both filters', async () => {

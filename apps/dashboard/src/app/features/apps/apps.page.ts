@@ -62,8 +62,8 @@ export class AppsPage implements OnInit {
   readonly q = input<string>();
   readonly templateId = input<string>();
   readonly state = input<string>();
-  /** `?new=1`: opens the new-app form (the connect flow's "Other / not listed"). */
-  readonly newApp = input<string>(undefined, { alias: 'new' });
+  /** `?create=1`: opens the new-app form (the connect flow's "Other / not listed"). */
+  readonly create = input<string>();
 
   protected readonly noTemplate = NO_TEMPLATE;
   /** The template filter, when it is one the server takes (a template id or `none`). */
@@ -113,7 +113,7 @@ export class AppsPage implements OnInit {
   }
 
   ngOnInit(): void {
-    if (this.newApp()) this.creating.set(true);
+    if (this.create()) this.creating.set(true);
     void this.templates.load();
   }
 
