@@ -115,6 +115,11 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       },
     },
     {
+      name: 'connect a client',
+      path: () => '/connect',
+      ready: (page) => page.getByTestId('client-other').waitFor(),
+    },
+    {
       name: 'app detail',
       path: () => `/apps/${app.id}`,
       ready: (page) => page.getByText('Template: overseerr').waitFor(),
