@@ -29,6 +29,9 @@ const READ_ONLY_BUTTONS = new Set([
   'Compare with current',
   'Hide comparison',
   'How to connect a client',
+  // First calls, live: stops (or starts again) watching the proxy's calls.
+  "That's all, looks good",
+  'Watch again',
   // Settings → Backup & configuration: the export without secrets is a read; a webhook's deliveries too.
   'Download',
   'Recent deliveries',
