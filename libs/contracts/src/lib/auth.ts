@@ -19,6 +19,12 @@ export interface SessionResponse {
    * dashboard asks an admin to set it (proxy URLs shown, cookies' `Secure`, links in notifications).
    */
   publicUrlSet: boolean;
+  /**
+   * The account still signs in with a generated password (the first owner's, or one `reset-password`
+   * or an owner made): the dashboard asks to choose one. Only an owner may keep it
+   * (`POST /api/auth/password/keep` → 204, remembered); others must choose one first.
+   */
+  passwordGenerated: boolean;
 }
 
 /** `GET /api/auth/methods` (public): the ways in that the sign-in page offers. */

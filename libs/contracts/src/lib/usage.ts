@@ -62,3 +62,27 @@ export interface UsageOverviewResponse {
   apps: AppUsage[];
   services: ServiceUsage[];
 }
+
+/**
+ * Calls refused with 401 (a wrong, inactive or missing key) for one app, or for slugs no app has
+ * (`appId` null: "unknown app"), over a period: counted in memory on the proxy route, flushed hourly
+ * rows in the background; never any part of a key.
+ */
+export interface UnauthorizedCalls {
+  appId: string | null;
+  appName: string | null;
+  slug: string | null;
+  count: number;
+  lastSeen: string;
+  /** The last caller's address (as `TRUST_PROXY` resolves it). */
+  lastAddress: string | null;
+  /** The last caller's User-Agent, cut to 200 characters. */
+  lastUserAgent: string | null;
+}
+
+/** `GET /api/admin/v1/usage/unauthorized?from=&to=[&appId=]` (viewer): the period's 401s per app, most first. */
+export interface UnauthorizedCallsResponse {
+  from: string;
+  to: string;
+  items: UnauthorizedCalls[];
+}

@@ -4,9 +4,19 @@ import type { AllowlistMap, Grant } from './common';
 
 /**
  * `import`: set by a declarative configuration document (`POST /api/admin/v1/config/import`, `CONFIG_FILE`);
- * `client-fit`: a known client's fit applied (`POST /api/admin/v1/proxies/:id/fit/apply`).
+ * `client-fit`: a known client's fit applied (`POST /api/admin/v1/proxies/:id/fit/apply`, or a connect);
+ * `created`: the proxy's first revision when it was made by hand; `undo`: a revision's grants taken back
+ * (`POST /api/admin/v1/proxies/:id/revisions/:revisionId/undo`).
  */
-export type RevisionKind = 'manual' | 'warning-grant' | 'template-sync' | 'restore' | 'import' | 'client-fit';
+export type RevisionKind =
+  | 'manual'
+  | 'warning-grant'
+  | 'template-sync'
+  | 'restore'
+  | 'import'
+  | 'client-fit'
+  | 'created'
+  | 'undo';
 
 /** What a revision changed in the effective allowlist and the active state. */
 export interface RevisionSummary {
@@ -40,4 +50,13 @@ export interface RevisionDiffResponse {
   restored: AllowlistMap;
   added: Grant[];
   removed: Grant[];
+}
+
+/**
+ * `POST /api/admin/v1/proxies/:id/revisions/:revisionId/undo` (editor) → 201: a new `undo` revision that
+ * removes exactly the grants `revisionId` added, leaving every later change alone; 409 when any of them
+ * changed since (already revoked, or its path's override rewritten), and nothing is written.
+ */
+export interface UndoRevisionResponse {
+  revision: RevisionDto;
 }

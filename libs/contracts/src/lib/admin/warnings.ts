@@ -1,3 +1,4 @@
+import type { RouteRiskDto } from './risk';
 import type { KnownCaller } from '../known-clients';
 import type { Grant } from './common';
 import type { RevisionDto } from './revisions';
@@ -43,6 +44,49 @@ export interface WarningDto {
    * server sets it on every warning it answers (optional only so that older literals still type-check).
    */
   knownCallers: KnownCaller[];
+  /**
+   * What granting it opens, by the permissions lib's one rule (of `route`, else of `shape`, else of
+   * `path`); null for the other-paths row. Sensitive and destructive rows ask before a grant.
+   */
+  risk: RouteRiskDto | null;
+}
+
+/** Server-side orders of `GET /api/admin/v1/warnings`. */
+export type WarningSort = 'lastSeen' | 'firstSeen' | 'count' | 'app';
+
+/**
+ * `GET /api/admin/v1/warnings?proxyId=&appId=&status=&sort=&order=&q=&limit=&cursor=` → `Page<WarningDto>`:
+ * `sort` (default `lastSeen`), `order` (`desc` default), `q` a case-insensitive part of the path, route
+ * or shape (`%` and `_` plain); keyset paging (`nextCursor` carries the sort key and the id), 1–200 per page.
+ */
+export interface ListWarningsQuery {
+  proxyId?: string;
+  appId?: string;
+  status?: WarningStatus;
+  sort?: WarningSort;
+  order?: 'asc' | 'desc';
+  q?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * `POST /api/admin/v1/warnings/grant` and `…/warnings/dismiss` (editor): at most 100 ids. A grant
+ * leaves out sensitive rows (and the other-paths rows, which cannot be granted) unless
+ * `confirmSensitive` is true; each proxy's grants are one `warning-grant` revision.
+ */
+export interface BulkWarningsRequest {
+  ids: string[];
+  confirmSensitive?: boolean;
+}
+
+export interface BulkWarningsResponse {
+  /** The warnings granted or dismissed. */
+  done: string[];
+  /** Left as they were, each with the reason ("sensitive: …", "already granted", "not found"). */
+  skipped: { id: string; reason: string }[];
+  /** One per proxy whose allowlist a grant changed (Undo restores each). */
+  revisions: RevisionDto[];
 }
 
 /**
