@@ -14,7 +14,10 @@ export interface EndpointRow {
 
 export interface EndpointGroup {
   tag: string;
+  /** Granted routes first, then by path. */
   rows: EndpointRow[];
+  /** How many of `rows` grant at least one method (in the draft). */
+  granted: number;
 }
 
 export type RowFilter = 'all' | 'granted' | 'overridden' | 'changed';
@@ -69,7 +72,21 @@ function catalogRow(item: EndpointDto): EndpointRow {
   };
 }
 
-/** Rows matching a search on the API path, a tag and a filter, grouped by tag (other paths last). */
+/** "1 path", "2 paths". */
+export function pathCount(count: number): string {
+  return `${count} ${count === 1 ? 'path' : 'paths'}`;
+}
+
+/** A group's count as its summary shows it: "2 of 4 granted" ("1 path, granted" when it has one path). */
+export function groupCount(group: EndpointGroup): string {
+  if (group.rows.length === 1) return group.granted ? '1 path, granted' : '1 path, not granted';
+  return `${group.granted} of ${group.rows.length} granted`;
+}
+
+/**
+ * Rows matching a search on the API path, a tag and a filter, grouped by tag (other paths last); in each
+ * group the granted routes come first.
+ */
 export function groupRows(
   rows: readonly EndpointRow[],
   draft: AllowlistDraft,
@@ -91,5 +108,13 @@ export function groupRows(
   }
   return [...groups.entries()]
     .sort(([a], [b]) => (a === OTHER_PATHS ? 1 : b === OTHER_PATHS ? -1 : a.localeCompare(b)))
-    .map(([groupTag, list]) => ({ tag: groupTag, rows: list.sort((a, b) => a.path.localeCompare(b.path)) }));
+    .map(([groupTag, list]) => {
+      const granted = new Set(list.filter((row) => draft.effective(row.path).length > 0));
+      const rank = (row: EndpointRow) => (granted.has(row) ? 0 : 1);
+      return {
+        tag: groupTag,
+        rows: list.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path)),
+        granted: granted.size,
+      };
+    });
 }

@@ -6,7 +6,7 @@ import { CanDirective } from '../../../core/can.directive';
 import { HasUnsavedChanges } from '../../../core/unsaved-changes.guard';
 import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem } from './allowlist-draft';
-import { endpointRows, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
+import { endpointRows, groupCount, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
 import {
   describeError,
@@ -50,6 +50,7 @@ export class EndpointsTab implements HasUnsavedChanges {
   protected readonly saveMessage = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly method = methodLabel;
   protected readonly otherPaths = OTHER_PATHS;
+  protected readonly groupCount = groupCount;
 
   private readonly rows = computed(() => {
     const draft = this.draft();
