@@ -10,3 +10,4 @@ export * from './lib/load-state.component';
 export * from './lib/method-badge.component';
 export * from './lib/page-header.component';
 export * from './lib/time.component';
+export * from './lib/risk';

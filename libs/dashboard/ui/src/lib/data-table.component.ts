@@ -9,6 +9,7 @@ import {
   effect,
   inject,
   input,
+  output,
   signal,
   TemplateRef,
   untracked,
@@ -38,6 +39,11 @@ export class DataColumnDirective<T = unknown> {
   readonly cellClass = input<string>('');
   /** Makes the column sortable: the header becomes a button, the cell keeps its template. */
   readonly sortBy = input<((row: T) => SortValue) | undefined>();
+  /**
+   * Makes the column sortable by the server: the header button emits the table's `sortChange` with
+   * this key, and the rows stay in the order given (the table's `sorted` input says which is sorted).
+   */
+  readonly sortKey = input<string | undefined>();
   /** Rows only for template type-checking: `[of]="apps()"` types `let-app`. */
   readonly of = input<readonly T[]>();
   readonly template = inject<TemplateRef<DataCellContext<T>>>(TemplateRef);
@@ -69,6 +75,12 @@ export class DataTableEmptyDirective {
 }
 
 type Direction = 'ascending' | 'descending';
+
+/** A server-side order: a column's `sortKey` and its direction. */
+export interface ServerSort {
+  key: string;
+  direction: Direction;
+}
 
 function compare(a: SortValue, b: SortValue): number {
   if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
@@ -131,6 +143,10 @@ export class DataTableComponent<T> {
   readonly detailOpen = input<(row: T) => boolean>(() => false);
   /** Rows a page; none (the default) shows every row. */
   readonly pageSize = input<number | null>(null);
+  /** The server-side order the rows come in (columns with a `sortKey`). */
+  readonly serverSort = input<ServerSort | null>(null);
+  /** A `sortKey` column's header was pressed: the order asked for (descending first). */
+  readonly sortChange = output<ServerSort>();
 
   protected readonly columns = contentChildren(DataColumnDirective);
   protected readonly detail = contentChild(DataRowDetailDirective);
@@ -171,12 +187,26 @@ export class DataTableComponent<T> {
   }
 
   protected ariaSort(column: number): Direction | 'none' | null {
+    const key = this.columns()[column]?.sortKey();
+    if (key) {
+      const server = this.serverSort();
+      return server?.key === key ? server.direction : 'none';
+    }
     if (!this.columns()[column]?.sortBy()) return null;
     const sort = this.sort();
     return sort?.column === column ? sort.direction : 'none';
   }
 
   protected toggleSort(column: number): void {
+    const key = this.columns()[column]?.sortKey();
+    if (key) {
+      const server = this.serverSort();
+      this.sortChange.emit({
+        key,
+        direction: server?.key === key && server.direction === 'descending' ? 'ascending' : 'descending',
+      });
+      return;
+    }
     const sort = this.sort();
     this.sort.set({
       column,
