@@ -131,6 +131,14 @@ export class ProxiesApiService {
     return firstValueFrom(this.http.post<RevisionDto>(`${BASE}/${id}/revisions/${revisionId}/restore`, {}));
   }
 
+  /** Takes back exactly the grants `revisionId` added (an `undo` revision); 409 when any changed since. */
+  async undoRevision(id: string, revisionId: string): Promise<RevisionDto> {
+    const response = await firstValueFrom(
+      this.http.post<{ revision: RevisionDto }>(`${BASE}/${id}/revisions/${revisionId}/undo`, {}),
+    );
+    return response.revision;
+  }
+
   startLearning(id: string, until: string): Promise<ProxyDto> {
     const body: StartLearningRequest = { until };
     return firstValueFrom(this.http.post<ProxyDto>(`${BASE}/${id}/learning`, body));
