@@ -21,6 +21,8 @@ const KIND_LABELS: Record<RevisionKind, string> = {
   restore: 'Restore',
   import: 'Configuration import',
   'client-fit': 'Fitted to a known client',
+  created: 'Created',
+  undo: 'Undo of a grant',
 };
 
 /** The proxy's revisions, each comparable with the current configuration and restorable. */
