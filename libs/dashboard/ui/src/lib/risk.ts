@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import { booleanAttribute, ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import type { RouteRiskDto } from '@arrbiter/contracts';
 import type { ConfirmService } from './confirm.service';
 
@@ -74,6 +74,6 @@ export function confirmGrant(
 export class RiskBadgeComponent {
   readonly risk = input<RouteRiskDto | null | undefined>(null);
   /** Shows the one-line reason under the badge. */
-  readonly reason = input(false);
+  readonly reason = input(false, { transform: booleanAttribute });
   protected readonly label = computed(() => riskLabel(this.risk()));
 }
