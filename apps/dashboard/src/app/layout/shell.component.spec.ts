@@ -3,6 +3,7 @@ import { TestBed } from '@angular/core/testing';
 import { provideRouter } from '@angular/router';
 import { AuthService } from '../core/auth.service';
 import { ShellComponent } from './shell.component';
+import { WarningsApiService } from '../features/warnings/warnings-api.service';
 
 describe(ShellComponent.name, () => {
   afterEach(() => localStorage.clear());
@@ -17,7 +18,14 @@ describe(ShellComponent.name, () => {
     };
     TestBed.configureTestingModule({
       imports: [ShellComponent],
-      providers: [provideRouter([]), { provide: AuthService, useValue: auth }],
+      providers: [
+        provideRouter([]),
+        { provide: AuthService, useValue: auth },
+        {
+          provide: WarningsApiService,
+          useValue: { openCount: jest.fn().mockResolvedValue({ count: 12, more: false }) },
+        },
+      ],
     });
     const fixture = TestBed.createComponent(ShellComponent);
     fixture.detectChanges();
@@ -30,6 +38,15 @@ describe(ShellComponent.name, () => {
     const { element } = render(false);
     expect(notice(element)?.getAttribute('role')).toBe('status');
     expect(notice(element)?.textContent).toContain('PUBLIC_URL');
+  });
+
+  it('shows the open-warnings count by the Warnings link, in its accessible name', async () => {
+    const { fixture, element } = render(true);
+    await fixture.whenStable();
+    fixture.detectChanges();
+    const link = element.querySelector('[data-testid="nav-warnings"]');
+    expect(link?.getAttribute('aria-label')).toBe('Warnings, 12 open');
+    expect(link?.querySelector('.nav-count')?.textContent?.trim()).toBe('12');
   });
 
   it('says nothing when PUBLIC_URL is set', () => {

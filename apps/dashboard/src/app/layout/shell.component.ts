@@ -1,9 +1,10 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, DestroyRef, inject, signal } from '@angular/core';
 import { Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { AuthService } from '../core/auth.service';
 import { ThemeService } from '../core/theme.service';
 import { LogoComponent } from './logo.component';
 import { NAV_ITEMS } from './nav-items';
+import { OpenWarningsService } from '../features/warnings/open-warnings.service';
 import { ConfirmDialogComponent } from '@arrbiter/dashboard/ui';
 
 const PUBLIC_URL_NOTICE_KEY = 'arrbiter.public-url-notice';
@@ -62,8 +63,15 @@ function readDismissed(): boolean {
             routerLinkActive="active"
             ariaCurrentWhenActive="page"
             (click)="menuOpen.set(false)"
+            [attr.aria-label]="item.path === 'warnings' ? openWarnings.label() : null"
+            [attr.data-testid]="'nav-' + item.path"
           >
             <span aria-hidden="true">{{ item.icon }}</span> {{ item.label }}
+            @if (item.path === 'warnings' && openWarnings.count(); as open) {
+              @if (open.count > 0) {
+                <span class="badge warn nav-count" aria-hidden="true">{{ open.count }}{{ open.more ? '+' : '' }}</span>
+              }
+            }
           </a>
         }
         <!-- A page of the server's, outside the dashboard (Swagger UI). -->
@@ -216,6 +224,8 @@ export class ShellComponent {
   protected readonly auth = inject(AuthService);
   protected readonly theme = inject(ThemeService);
   private readonly router = inject(Router);
+  /** The open-warnings count by the Warnings link. */
+  protected readonly openWarnings = inject(OpenWarningsService);
   /** The sections this administrator's role opens. */
   protected readonly items = computed(() => NAV_ITEMS.filter((item) => !item.minRole || this.auth.can(item.minRole)));
   protected readonly menuOpen = signal(false);
@@ -224,6 +234,10 @@ export class ShellComponent {
   protected readonly showPublicUrlNotice = computed(
     () => !this.auth.publicUrlSet() && !this.publicUrlNoticeDismissed(),
   );
+
+  constructor() {
+    this.openWarnings.watch(this.router, inject(DestroyRef));
+  }
 
   protected dismissPublicUrlNotice(): void {
     this.publicUrlNoticeDismissed.set(true);

@@ -22,6 +22,7 @@ import { KnownClientsApiService } from '../known-clients/known-clients-api.servi
 import { clientForTemplate, splitCallers } from '../known-clients/known-clients';
 import { ServicesApiService } from '../services/services-api.service';
 import { WarningsApiService } from './warnings-api.service';
+import { OpenWarningsService } from './open-warnings.service';
 import {
   ConfirmService,
   confirmGrant,
@@ -115,6 +116,7 @@ export class WarningsPage {
   private readonly knownClientsApi = inject(KnownClientsApiService);
   private readonly router = inject(Router);
   private readonly confirm = inject(ConfirmService);
+  private readonly openWarnings = inject(OpenWarningsService);
   protected readonly pieces = pathPieces;
 
   /** Filters, from the query string (so a filtered view can be linked and survives a reload). */
@@ -389,6 +391,7 @@ export class WarningsPage {
   /** After an Undo, the list shows the warnings open again. */
   protected undone(): void {
     void this.load(true);
+    void this.openWarnings.refresh();
   }
 
   protected async dismiss(warning: WarningDto): Promise<void> {
@@ -431,6 +434,7 @@ export class WarningsPage {
       this.message.set({ ok: false, text: describeError(error) });
     } finally {
       this.busy.set(null);
+      void this.openWarnings.refresh();
     }
   }
 }
