@@ -1,4 +1,4 @@
-import type { AllowlistMap, Grant, RouteUsage, WarningDto } from '@arrbiter/contracts';
+import type { AllowlistMap, Grant, RouteRiskDto, RouteUsage, WarningDto } from '@arrbiter/contracts';
 import { routeShape } from '@arrbiter/shared/allowlist-rules';
 import { grantsOf } from './allowlist-draft';
 
@@ -8,6 +8,8 @@ export interface RouteRow extends RouteUsage {
   allowed: boolean;
   /** The open (or learned) warning of this method and route: granting it also closes the warning. */
   warningId: string | null;
+  /** What granting it opens (from its warning; null when there is none). */
+  risk: RouteRiskDto | null;
 }
 
 /** An allowlist as route shape → granted methods. */
@@ -32,13 +34,14 @@ export function routeRows(
   warnings: readonly WarningDto[],
 ): RouteRow[] {
   const granted = byShape(effective);
-  const open = new Map<string, string>();
+  const open = new Map<string, WarningDto>();
   for (const w of warnings)
-    if (w.status === 'open' || w.status === 'learned') open.set(`${w.method} ${w.route ?? w.path}`, w.id);
+    if (w.status === 'open' || w.status === 'learned') open.set(`${w.method} ${w.route ?? w.path}`, w);
   return routes.map((route) => ({
     ...route,
     allowed: granted.get(routeShape(route.route))?.has(route.method) ?? false,
-    warningId: open.get(`${route.method} ${route.route}`) ?? null,
+    warningId: open.get(`${route.method} ${route.route}`)?.id ?? null,
+    risk: open.get(`${route.method} ${route.route}`)?.risk ?? null,
   }));
 }
 

@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
-import type { AllowlistResponse, Grant, ProxyUsageResponse, WarningDto } from '@arrbiter/contracts';
+import type { AllowlistResponse, Grant, ProxyUsageResponse, RevisionDto, WarningDto } from '@arrbiter/contracts';
 import { CanDirective } from '../../../core/can.directive';
 import { Loadable } from '../../../core/loadable';
 import { TrafficChartComponent } from '../../usage/traffic-chart.component';
@@ -10,10 +10,14 @@ import { UsagePeriodPickerComponent } from '../../usage/usage-period-picker.comp
 import { WarningsApiService } from '../../warnings/warnings-api.service';
 import { ProxiesApiService } from '../proxies-api.service';
 import { GrantListComponent } from './grant-list.component';
+import { GrantUndoComponent } from './grant-undo.component';
 import { ProxyContext } from './proxy-context';
 import { RouteRow, routeRows, unusedGrants } from './usage-rows';
 import {
   busyAction,
+  ConfirmService,
+  confirmGrant,
+  RiskBadgeComponent,
   DATA_TABLE,
   LoadStateComponent,
   MethodBadgeComponent,
@@ -42,6 +46,8 @@ const TOP = 15;
     UsagePeriodPickerComponent,
     MethodBadgeComponent,
     DATA_TABLE,
+    GrantUndoComponent,
+    RiskBadgeComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './usage.tab.html',
@@ -61,6 +67,9 @@ export class UsageTab {
   private readonly proxiesApi = inject(ProxiesApiService);
   private readonly warningsApi = inject(WarningsApiService);
   protected readonly context = inject(ProxyContext);
+  private readonly confirm = inject(ConfirmService);
+  /** The last grant's line, with Undo. */
+  protected readonly granted = signal<{ text: string; revisions: RevisionDto[] } | null>(null);
 
   protected readonly top = TOP;
   protected readonly period = signal<UsagePeriod>('24h');
@@ -116,10 +125,30 @@ export class UsageTab {
 
   /** Lets the refused method on this route through: through its warning when there is one (a `warning-grant` revision). */
   protected async grant(row: RouteRow): Promise<void> {
-    const done = `Granted ${methodLabel(row.method)} ${row.route}`;
-    if (row.warningId === null) return this.change(row.route, row.method, true, done);
+    const target = `${methodLabel(row.method)} ${row.route}`;
+    if (!(await confirmGrant(this.confirm, [{ label: target, risk: row.risk }]))) return;
+    this.granted.set(null);
+    const proxyId = this.context.proxyId();
     const warningId = row.warningId;
-    await this.run(done, () => this.warningsApi.grant(warningId));
+    const outcome = await this.action.run(async () => {
+      try {
+        if (warningId !== null) return (await this.warningsApi.grant(warningId)).revision;
+        await this.proxiesApi.setGrant(proxyId, row.route, row.method, true);
+        return (await this.proxiesApi.revisions(proxyId, { limit: 1 })).items[0] ?? null;
+      } finally {
+        await this.refreshAllowlist();
+      }
+    });
+    if (outcome.ok)
+      this.granted.set({
+        text: `Granted ${target}: saved as a new revision; the next call sees it.`,
+        revisions: outcome.value ? [outcome.value] : [],
+      });
+  }
+
+  /** After an Undo: the allowlist as it is now. */
+  protected undone(): void {
+    void this.refreshAllowlist();
   }
 
   protected revoke(grant: Grant): Promise<void> {
@@ -132,6 +161,7 @@ export class UsageTab {
   }
 
   private async run(done: string, write: () => Promise<unknown>): Promise<void> {
+    this.granted.set(null);
     await this.action.run(async () => {
       try {
         await write();
