@@ -56,9 +56,11 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
         <ng-template arbColumn="When" [of]="changes()" let-c>
           <arb-time [value]="c.at" />
         </ng-template>
-        <ng-template arbColumn="Who" [of]="changes()" let-c>{{ c.actor }}</ng-template>
+        <ng-template arbColumn="Who" [of]="changes()" let-c
+          ><span class="long-name">{{ c.actor }}</span></ng-template
+        >
         <ng-template arbColumn="What" [of]="changes()" let-c>
-          {{ c.summary }}
+          <span class="long-name">{{ c.summary }}</span>
           <div class="hint">
             <code>{{ c.action }}</code>
           </div>
@@ -67,9 +69,15 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
           @let target = link(c);
           <span class="badge">{{ c.objectType }}</span>
           @if (target) {
-            <a [routerLink]="target.commands" [queryParams]="target.queryParams">{{ c.objectName ?? 'Open' }}</a>
+            <a
+              class="long-name"
+              [routerLink]="target.commands"
+              [queryParams]="target.queryParams"
+              [title]="c.objectName ?? ''"
+              >{{ c.objectName ?? 'Open' }}</a
+            >
           } @else {
-            {{ c.objectName }}
+            <span class="long-name" [title]="c.objectName ?? ''">{{ c.objectName }}</span>
           }
         </ng-template>
       </arb-data-table>

@@ -8,10 +8,16 @@ import { LoadStateComponent, PageHeaderComponent } from '@arrbiter/dashboard/ui'
   selector: 'arb-proxy-page',
   imports: [RouterOutlet, RouterLink, RouterLinkActive, LoadStateComponent, PageHeaderComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
+  styles: `
+    .crumb {
+      max-width: min(40ch, 70%);
+    }
+  `,
   template: `
     <nav class="hint" aria-label="Breadcrumb">
       <a routerLink="/apps">Apps</a> ›
-      <a [routerLink]="['/apps', appId()]">{{ context.app.value()?.name ?? 'App' }}</a> ›
+      @let appName = context.app.value()?.name ?? 'App';
+      <a class="ellipsis crumb" [routerLink]="['/apps', appId()]" [title]="appName">{{ appName }}</a> ›
     </nav>
     <arb-page-header [title]="context.title()">
       <div arbPageDetail>
