@@ -109,7 +109,7 @@ describe('usage in the dashboard: the traffic chart, top routes with grant and d
     await row(page, 'get', '/api/v3/movie').waitFor();
     expect(await bodyRows(table)).toEqual([
       'GET | /api/v3/movie | 3 | just now | Allowed | Deny',
-      'GET | /api/v3/config/host | 2 | just now | Refused | Grant',
+      "GET | /api/v3/config/host Sensitive Holds the instance's own API key and its passwords, and can turn its authentication off or change where it listens. | 2 | just now | Refused | Grant",
       'DELETE | /api/v3/movie/{id} | 1 | just now | Refused | Grant',
       'GET | /api/v3/system/status | 1 | just now | Allowed | Deny',
     ]);
@@ -125,6 +125,9 @@ describe('usage in the dashboard: the traffic chart, top routes with grant and d
   it('grants a refused route in one click (through its warning, or the configuration), and the call passes', async () => {
     const { page } = browser;
     await page.getByRole('button', { name: 'Grant GET /api/v3/config/host' }).click();
+    // A sensitive call: the grant asks first, naming it.
+    await page.getByRole('dialog').getByText('Grant GET /api/v3/config/host?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Grant', exact: true }).click();
     await page.getByText('Granted GET /api/v3/config/host: saved as a new revision').waitFor();
     await row(page, 'get', '/api/v3/config/host').getByText('Allowed').waitFor();
     expect(await callProxy('/api/v3/config/host')).toBe(200);
