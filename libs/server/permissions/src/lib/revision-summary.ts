@@ -8,6 +8,8 @@ const TITLES: Record<RevisionKind, string> = {
   restore: 'Revision restored',
   import: 'Configuration imported',
   'client-fit': 'Fitted to a known client',
+  created: 'Proxy created',
+  undo: 'Grants undone',
 };
 
 function count(n: number, word: string): string {

@@ -52,7 +52,7 @@ export class AppCloneService {
           original.serviceId,
           settings,
           actor,
-          'manual',
+          'created',
           `Proxy cloned from "${source.name}"`,
         );
       }

@@ -26,6 +26,7 @@ import type {
   RevisionDiffResponse,
   RevisionDto,
   RotateKeyResponse,
+  UndoRevisionResponse,
 } from '@arrbiter/contracts';
 import { ExternalUrls } from '@arrbiter/server/config';
 import { PageQueryDto } from '@arrbiter/server/http';
@@ -188,6 +189,17 @@ export class ProxiesController {
     @CurrentAdmin() admin: AdminPrincipal,
   ): Promise<RevisionDto> {
     return this.history.restore(id, revisionId, admin.actor);
+  }
+
+  /** Takes back the grants a revision added (a new `undo` revision); 409 when they changed since. */
+  @EditAccess()
+  @Post('proxies/:id/revisions/:revisionId/undo')
+  async undo(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('revisionId', ParseUUIDPipe) revisionId: string,
+    @CurrentAdmin() admin: AdminPrincipal,
+  ): Promise<UndoRevisionResponse> {
+    return { revision: await this.history.undo(id, revisionId, admin.actor) };
   }
 
   @EditAccess()

@@ -137,7 +137,7 @@ export class ProxiesService {
         dto.serviceId,
         { active: true, overrides: {}, rateLimit: defaults.rateLimit, scrub: defaults.scrub, key },
         actor,
-        'manual',
+        'created',
       );
       return { proxy, app: await this.apps.find(appId) };
     });

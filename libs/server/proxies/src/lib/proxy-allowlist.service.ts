@@ -152,17 +152,36 @@ export class ProxyAllowlistService {
     actor: string,
     alongside?: Revise['alongside'],
   ): Promise<RevisionDto> {
-    const { revision } = await this.revisions.revise(id, {
-      kind: 'warning-grant',
-      actor,
-      action: 'proxy.granted-from-warnings',
-      apply: ({ proxy, template }) => {
-        proxy.overrides = overridesWithGrants(template, proxy.overrides, grants);
-      },
-      alongside,
-    });
+    const { revision } = await this.revisions.revise(id, grantRevision(grants, actor, alongside));
     return toRevisionDto(revision);
   }
+
+  /**
+   * `grant` in the caller's transaction (several proxies' grants written together); the caller
+   * publishes `proxies` for each once it has committed.
+   */
+  async grantInTransaction(
+    id: string,
+    grants: readonly Grant[],
+    actor: string,
+    alongside?: Revise['alongside'],
+  ): Promise<RevisionDto> {
+    const { revision } = await this.revisions.reviseInTransaction(id, grantRevision(grants, actor, alongside));
+    return toRevisionDto(revision);
+  }
+}
+
+/** The `warning-grant` revision that adds `grants` to the effective allowlist. */
+function grantRevision(grants: readonly Grant[], actor: string, alongside?: Revise['alongside']): Revise {
+  return {
+    kind: 'warning-grant',
+    actor,
+    action: 'proxy.granted-from-warnings',
+    apply: ({ proxy, template }) => {
+      proxy.overrides = overridesWithGrants(template, proxy.overrides, grants);
+    },
+    alongside,
+  };
 }
 
 function allowlistOfContext({ proxy, template }: ProxyContext): AllowlistResponse {

@@ -1,11 +1,18 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import type { AllowlistMap, Page, RevisionDiffResponse, RevisionDto, RevisionKind } from '@arrbiter/contracts';
+import type { Grant } from '@arrbiter/contracts';
 import { ChangeBus } from '@arrbiter/server/database';
 import { RevisionRow, RevisionsService, toRevisionDto } from '@arrbiter/server/history';
 import { PageQueryDto } from '@arrbiter/server/http';
-import { describeSummary, effectiveAllowlist, restoreDiff, summarize } from '@arrbiter/server/permissions';
+import {
+  describeSummary,
+  effectiveAllowlist,
+  overridesWithChanges,
+  restoreDiff,
+  summarize,
+} from '@arrbiter/server/permissions';
 import { ProxyContext, ProxyStore } from './proxy-store';
 
 /** One change of a proxy's overrides or active state, recorded as a revision. */
@@ -98,7 +105,7 @@ export class ProxyRevisionsService {
   async recordCreated(
     context: ProxyContext,
     actor: string,
-    kind: RevisionKind = 'manual',
+    kind: RevisionKind = 'created',
     title = 'Proxy created',
   ): Promise<void> {
     const { proxy, template } = context;
@@ -156,4 +163,50 @@ export class ProxyRevisionsService {
     });
     return toRevisionDto(revision);
   }
+
+  /**
+   * Takes back exactly the grants revision `revisionId` added (its `summary.added`), as an `undo`
+   * revision, leaving every later change alone. 400 when it added none (or is a template sync or an
+   * undo); 409, and nothing written, when any of them changed since: no longer granted, or its path's
+   * override is not what that revision left (a later revision rewrote it).
+   */
+  async undo(id: string, revisionId: string, actor: string): Promise<RevisionDto> {
+    const { revision } = await this.revise(id, {
+      kind: 'undo',
+      actor,
+      action: 'proxy.revision-undone',
+      apply: async ({ proxy, template }) => {
+        const source = await this.revisions.find(id, revisionId);
+        if (source.kind === 'template-sync' || source.kind === 'undo')
+          throw new BadRequestException(
+            `A ${source.kind} revision cannot be undone: restore an earlier revision, or edit the allowlist`,
+          );
+        const added = source.summary.added;
+        if (added.length === 0) throw new BadRequestException('This revision added no grant: there is nothing to undo');
+        const effective = effectiveAllowlist(template, proxy.overrides);
+        for (const grant of added) {
+          if (!(effective[grant.path] ?? []).includes(grant.method))
+            throw new ConflictException(
+              `${describeGrant(grant)} is no longer granted: it changed since this revision, which cannot be undone`,
+            );
+          if (!sameMethods(proxy.overrides[grant.path], source.overrides[grant.path]))
+            throw new ConflictException(
+              `${describeGrant(grant)}: a later revision changed ${grant.path}, so this revision cannot be undone`,
+            );
+        }
+        proxy.overrides = overridesWithChanges(template, proxy.overrides, [], added);
+      },
+    });
+    return toRevisionDto(revision);
+  }
+}
+
+function describeGrant(grant: Grant): string {
+  return `${grant.method.toUpperCase()} ${grant.path}`;
+}
+
+/** Whether two overrides of one path grant the same methods (both absent counts as the same). */
+function sameMethods(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && [...a].sort().join(',') === [...b].sort().join(',');
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import type { LearnedGrantResponse, Page, WarningDto, WarningGrantResponse } from '@arrbiter/contracts';
+import type {
+  BulkWarningsResponse,
+  LearnedGrantResponse,
+  Page,
+  WarningDto,
+  WarningGrantResponse,
+} from '@arrbiter/contracts';
+import { BulkWarningsDto } from './dto/bulk-warnings.dto';
 import { GrantWarningDto } from './dto/grant-warning.dto';
 import { ListWarningsDto } from './dto/list-warnings.dto';
 import { WarningsService } from './warnings.service';
@@ -13,6 +20,22 @@ export class WarningsController {
   @Get('warnings')
   list(@Query() query: ListWarningsDto): Promise<Page<WarningDto>> {
     return this.warnings.list(query);
+  }
+
+  /** Grants up to 100 warnings (sensitive ones only when confirmed), one revision per proxy. */
+  @EditAccess()
+  @Post('warnings/grant')
+  @HttpCode(HttpStatus.OK)
+  grantMany(@Body() body: BulkWarningsDto, @CurrentAdmin() admin: AdminPrincipal): Promise<BulkWarningsResponse> {
+    return this.warnings.grantMany(body, admin.actor);
+  }
+
+  /** Dismisses up to 100 warnings. */
+  @EditAccess()
+  @Post('warnings/dismiss')
+  @HttpCode(HttpStatus.OK)
+  dismissMany(@Body() body: BulkWarningsDto, @CurrentAdmin() admin: AdminPrincipal): Promise<BulkWarningsResponse> {
+    return this.warnings.dismissMany(body, admin.actor);
   }
 
   @EditAccess()

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '@arrbiter/server/catalog';
 import { KnownClientsModule } from '@arrbiter/server/known-clients';
 import { ProxiesModule } from '@arrbiter/server/proxies';
 import { AccessWarningEntity } from './entities/access-warning.entity';
@@ -10,7 +11,7 @@ import { WarningsController } from './warnings.controller';
 import { WarningsService } from './warnings.service';
 
 @Module({
-  imports: [ProxiesModule, KnownClientsModule, TypeOrmModule.forFeature([AccessWarningEntity])],
+  imports: [ProxiesModule, KnownClientsModule, CatalogModule, TypeOrmModule.forFeature([AccessWarningEntity])],
   controllers: [WarningsController],
   providers: [WarningsService, WarningRecorder, WarningRetention, WarningResolver],
   exports: [WarningRecorder, WarningsService],
