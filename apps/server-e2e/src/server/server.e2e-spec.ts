@@ -63,7 +63,12 @@ describe('the production server over HTTP', () => {
     server = await start();
     const session = await fetch(`${server.url}/api/auth/session`, { headers: { cookie } });
     expect(session.status).toBe(200);
-    expect(await session.json()).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true });
+    expect(await session.json()).toEqual({
+      username: 'admin',
+      role: 'owner',
+      publicUrlSet: true,
+      passwordGenerated: true,
+    });
     // No second admin, no second password.
     expect(generatedPassword(server.output())).toBeUndefined();
     expect(await server.stop()).toBe(0);

@@ -163,7 +163,12 @@ describe('admin staff over HTTP against the production build', () => {
     const session = `${server.url}/api/auth/session`;
     const trusted = await getFrom(session, '127.0.0.1', { 'remote-user': 'vic' });
     expect(trusted.status).toBe(200);
-    expect(JSON.parse(trusted.body)).toEqual({ username: 'vic', role: 'viewer', publicUrlSet: true });
+    expect(JSON.parse(trusted.body)).toEqual({
+      username: 'vic',
+      role: 'viewer',
+      publicUrlSet: true,
+      passwordGenerated: false,
+    });
     const untrusted = await getFrom(session, '127.0.0.2', { 'remote-user': 'olivia' });
     expect(untrusted.status).toBe(401);
     const forged = await getFrom(session, '127.0.0.2', { 'remote-user': 'olivia', 'x-forwarded-for': '127.0.0.1' });
@@ -258,7 +263,12 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
       expect(done).toMatchObject({ status: 302, location: '/' });
       expect(done.session).toMatch(/^arrbiter_session=[A-Za-z0-9_-]{43}$/);
       // The highest mapped group wins: family (viewer) and arr-staff (editor) make an editor.
-      expect(await whoIs(done.session as string)).toEqual({ username: 'alice', role: 'editor', publicUrlSet: true });
+      expect(await whoIs(done.session as string)).toEqual({
+        username: 'alice',
+        role: 'editor',
+        publicUrlSet: true,
+        passwordGenerated: false,
+      });
       const accounts = await owner.request<AdminAccountDto[]>('GET', '/api/admin/v1/admins');
       expect(accounts.find((a) => a.username === 'alice')).toMatchObject({ role: 'editor', sso: true });
     });
@@ -355,7 +365,12 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
     it('creates an unknown user with the role of their claim', async () => {
       const done = await finish(await signInAtProvider(server.url, 'dora'));
       expect(done.location).toBe('/');
-      expect(await whoIs(done.session as string)).toEqual({ username: 'dora', role: 'owner', publicUrlSet: true });
+      expect(await whoIs(done.session as string)).toEqual({
+        username: 'dora',
+        role: 'owner',
+        publicUrlSet: true,
+        passwordGenerated: false,
+      });
       const unmapped = await finish(await signInAtProvider(server.url, 'eve'));
       expect(unmapped.location).toBe('/sign-in?sso=no-role');
     });
@@ -381,7 +396,12 @@ describe('single sign-on against a real OpenID provider (oidc-provider)', () => 
       expect(session).toMatch(/; Path=\/arrbiter(;|$)/);
       const cookie = (session as string).split(';')[0];
       const who = await fetch(`${server.url}/arrbiter/api/auth/session`, { headers: { cookie } });
-      expect(await who.json()).toEqual({ username: 'fay', role: 'viewer', publicUrlSet: true });
+      expect(await who.json()).toEqual({
+        username: 'fay',
+        role: 'viewer',
+        publicUrlSet: true,
+        passwordGenerated: false,
+      });
     });
   });
 });

@@ -88,7 +88,7 @@ describe('authentication edges', () => {
       await t.http
         .get('/api/auth/session')
         .set('Remote-User', 'fiona')
-        .expect(200, { username: 'fiona', role: 'viewer', publicUrlSet: true });
+        .expect(200, { username: 'fiona', role: 'viewer', publicUrlSet: true, passwordGenerated: false });
       const owner = await t.admin();
       const accounts = (await owner.get('/api/admin/v1/admins').expect(200)).body as { username: string }[];
       expect(accounts.map((a) => a.username)).not.toContain('system');

@@ -17,7 +17,7 @@ describe('admin sign-in and sessions', () => {
 
   it('signs in with the bootstrapped admin and sets a hardened session cookie', async () => {
     const response = await signIn(TEST_ADMIN).expect(200);
-    expect(response.body).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true });
+    expect(response.body).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true, passwordGenerated: false });
     const cookie = String(response.headers['set-cookie']);
     expect(cookie).toMatch(/^arrbiter_session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toMatch(/HttpOnly/);
@@ -34,7 +34,7 @@ describe('admin sign-in and sessions', () => {
     await t.http
       .get('/api/auth/session')
       .set('Cookie', cookie)
-      .expect(200, { username: 'admin', role: 'owner', publicUrlSet: true });
+      .expect(200, { username: 'admin', role: 'owner', publicUrlSet: true, passwordGenerated: false });
     const anonymous = await t.http.get('/api/auth/session').expect(401);
     expect(anonymous.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Sign in to continue' });
     await t.http.get('/api/auth/session').set('Cookie', 'arrbiter_session=forged').expect(401);

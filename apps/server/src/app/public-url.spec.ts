@@ -77,7 +77,12 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
 
     it("signs in from the request's own origin (http://nas:18080) with a host-only, non-Secure cookie", async () => {
       const response = await signIn(NAS).expect(200);
-      expect(response.body).toEqual({ username: 'admin', role: 'owner', publicUrlSet: false });
+      expect(response.body).toEqual({
+        username: 'admin',
+        role: 'owner',
+        publicUrlSet: false,
+        passwordGenerated: false,
+      });
       const cookie = sessionCookie(response);
       expect(cookie).not.toMatch(/Domain=/i);
       expect(cookie).not.toMatch(/Secure/);
@@ -90,7 +95,9 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
 
     it('tells a signed-in admin that PUBLIC_URL is unset', async () => {
       const admin = await adminFrom(t, NAS);
-      await admin.get('/api/auth/session').expect(200, { username: 'admin', role: 'owner', publicUrlSet: false });
+      await admin
+        .get('/api/auth/session')
+        .expect(200, { username: 'admin', role: 'owner', publicUrlSet: false, passwordGenerated: false });
     });
 
     it('refuses a write from another origin with a 403 naming PUBLIC_URL and ALLOWED_ORIGINS', async () => {
@@ -245,7 +252,7 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
       const signedIn = await request(t.app.getHttpServer()).post('/api/auth/sign-in').set(PUBLIC).send(TEST_ADMIN);
       expect(signedIn.status).toBe(200);
       expect(sessionCookie(signedIn)).toMatch(/Secure/);
-      expect(signedIn.body).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true });
+      expect(signedIn.body).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true, passwordGenerated: false });
       expect(warnings.filter((line) => line.includes('PUBLIC_URL is unset'))).toHaveLength(0);
     });
 
@@ -289,7 +296,7 @@ describe('the external URL (PUBLIC_URL set or not)', () => {
       await request(server)
         .get(`${prefix}/api/auth/session`)
         .set('Cookie', cookie)
-        .expect(200, { username: 'admin', role: 'owner', publicUrlSet: true });
+        .expect(200, { username: 'admin', role: 'owner', publicUrlSet: true, passwordGenerated: false });
       // Writes too: the Origin is PUBLIC_URL's, whatever the path.
       await request(server).post(`${prefix}/api/auth/sign-out`).set(HOME).set('Cookie', cookie).expect(204);
     });

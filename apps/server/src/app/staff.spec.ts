@@ -68,7 +68,9 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
 
   describe('accounts (owners only)', () => {
     it('makes the bootstrapped administrator an owner and lists every account without a secret', async () => {
-      await owner.get('/api/auth/session').expect(200, { username: 'admin', role: 'owner', publicUrlSet: true });
+      await owner
+        .get('/api/auth/session')
+        .expect(200, { username: 'admin', role: 'owner', publicUrlSet: true, passwordGenerated: false });
       const accounts = (await owner.get('/api/admin/v1/admins').expect(200)).body as AdminAccountDto[];
       expect(accounts.map((a) => [a.username, a.role, a.hasPassword])).toEqual([
         ['admin', 'owner', true],
@@ -205,7 +207,7 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
       await t.http
         .get('/api/auth/session')
         .set('Cookie', cookie)
-        .expect(200, { username: 'temp', role: 'editor', publicUrlSet: true });
+        .expect(200, { username: 'temp', role: 'editor', publicUrlSet: true, passwordGenerated: false });
       await owner.patch(`/api/admin/v1/admins/${temp.id}`, { password: 'a brand new passphrase' }).expect(200);
       await t.http.get('/api/auth/session').set('Cookie', cookie).expect(401);
       const again = await t.signIn({ username: 'temp', password: 'a brand new passphrase' });
@@ -233,7 +235,9 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
     });
 
     it('reads apps, services, proxies and changes', async () => {
-      await viewer.get('/api/auth/session').expect(200, { username: 'vera', role: 'viewer', publicUrlSet: true });
+      await viewer
+        .get('/api/auth/session')
+        .expect(200, { username: 'vera', role: 'viewer', publicUrlSet: true, passwordGenerated: false });
       await viewer.get('/api/admin/v1/apps').expect(200);
       await viewer.get('/api/admin/v1/services').expect(200);
       await viewer.get(`/api/admin/v1/proxies/${proxyId}/allowlist`).expect(200);
@@ -357,7 +361,9 @@ describe('admin staff: accounts, roles, sessions, passwords and API tokens', () 
         .put('/api/auth/password', { currentPassword: credentials.password, newPassword: 'second passphrase of pat' })
         .expect(204);
       await t.http.get('/api/auth/session').set('Cookie', elsewhere).expect(401);
-      await here.get('/api/auth/session').expect(200, { username: 'pat', role: 'viewer', publicUrlSet: true });
+      await here
+        .get('/api/auth/session')
+        .expect(200, { username: 'pat', role: 'viewer', publicUrlSet: true, passwordGenerated: false });
       await t.signIn({ username: 'pat', password: 'second passphrase of pat' });
       await t.http.post('/api/auth/sign-in').set('Origin', t.config.publicOrigin).send(credentials).expect(401);
       // A password change is a write: it needs the Origin, like every cookie write.
@@ -549,7 +555,12 @@ describe('trusted forward-auth', () => {
       localAddress: '127.0.0.1',
     });
     expect(response.status).toBe(200);
-    expect(response.json()).toEqual({ username: 'fiona', role: 'editor', publicUrlSet: true });
+    expect(response.json()).toEqual({
+      username: 'fiona',
+      role: 'editor',
+      publicUrlSet: true,
+      passwordGenerated: false,
+    });
   });
 
   it('ignores the header from an untrusted peer, even with X-Forwarded-For naming a trusted one', async () => {
@@ -620,12 +631,17 @@ describe('trusted forward-auth with auto-creation, and password sign-in off', ()
 
   it('creates an unknown user as a viewer at their first request', async () => {
     const response = await rawRequest(base, 'GET', '/api/auth/session', { 'x-authentik-username': 'newbie' });
-    expect(response.json()).toEqual({ username: 'newbie', role: 'viewer', publicUrlSet: true });
+    expect(response.json()).toEqual({
+      username: 'newbie',
+      role: 'viewer',
+      publicUrlSet: true,
+      passwordGenerated: false,
+    });
     const again = await rawRequest(base, 'GET', '/api/auth/session', { 'x-authentik-username': 'newbie' });
-    expect(again.json()).toEqual({ username: 'newbie', role: 'viewer', publicUrlSet: true });
+    expect(again.json()).toEqual({ username: 'newbie', role: 'viewer', publicUrlSet: true, passwordGenerated: false });
     // The first owner (ADMIN_USERNAME, no password) comes in the same way.
     const first = await rawRequest(base, 'GET', '/api/auth/session', { 'x-authentik-username': 'admin' });
-    expect(first.json()).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true });
+    expect(first.json()).toEqual({ username: 'admin', role: 'owner', publicUrlSet: true, passwordGenerated: false });
   });
 
   it('refuses password sign-in and says so to the sign-in page', async () => {

@@ -69,7 +69,7 @@ export class AdminUsersService implements OnApplicationBootstrap {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [FIRST_ADMIN_LOCK]);
       const users = manager.withRepository(this.users);
       if ((await users.count()) > 0) return false;
-      await users.insert({ username, passwordHash, role: 'owner' });
+      await users.insert({ username, passwordHash, role: 'owner', passwordGenerated: generated });
       return true;
     });
     if (!created) return;
@@ -116,7 +116,9 @@ export class AdminUsersService implements OnApplicationBootstrap {
       throw new BadRequestException(['newPassword must differ from the current one']);
     const hash = await this.hasher.hash(newPassword);
     await this.users.manager.transaction(async (manager) => {
-      await manager.withRepository(this.users).update({ id: user.id }, { passwordHash: hash });
+      await manager
+        .withRepository(this.users)
+        .update({ id: user.id }, { passwordHash: hash, passwordGenerated: false });
       const sessions = manager.withRepository(this.sessions);
       await sessions.delete(
         keepSessionId === undefined ? { adminUserId: user.id } : { adminUserId: user.id, id: Not(keepSessionId) },
@@ -125,8 +127,12 @@ export class AdminUsersService implements OnApplicationBootstrap {
     return user;
   }
 
-  /** Sets a new password (generated when none is given) and ends the administrator's sessions. */
-  async resetPassword(username: string, password = generatePassword()): Promise<string> {
+  /**
+   * Sets a new password (generated when none is given: then the account is asked to choose its own at
+   * the next sign-in) and ends the administrator's sessions.
+   */
+  async resetPassword(username: string, given?: string): Promise<string> {
+    const password = given ?? generatePassword();
     const hash = await this.hasher.hash(password);
     // Both tables are this module's, and the `reset-password` command runs this without Nest (and so
     // without TransactionHost): the transaction is the repositories' own.
@@ -134,10 +140,27 @@ export class AdminUsersService implements OnApplicationBootstrap {
       const users = manager.withRepository(this.users);
       const user = await users.findOneBy({ username: username.toLowerCase() });
       if (!user) throw new NotFoundException(`No administrator named "${username}"`);
-      await users.update({ id: user.id }, { passwordHash: hash });
+      await users.update({ id: user.id }, { passwordHash: hash, passwordGenerated: given === undefined });
       await manager.withRepository(this.sessions).delete({ adminUserId: user.id });
     });
     return password;
+  }
+
+  /**
+   * An owner keeps the generated password they sign in with: not asked again. 403 for anyone else
+   * (they choose one first), 409 when the password is not a generated one.
+   */
+  async keepGeneratedPassword(userId: string): Promise<AdminUserEntity> {
+    const user = await this.users.findOneBy({ id: userId });
+    if (!user) throw new NotFoundException('No such administrator');
+    if (user.role !== 'owner') {
+      throw new ForbiddenException('Only an owner may keep a generated password: choose your own password');
+    }
+    if (!user.passwordGenerated || user.passwordHash === null) {
+      throw new ConflictException('This account does not sign in with a generated password');
+    }
+    await this.users.update({ id: user.id, passwordGenerated: true }, { passwordGenerated: false });
+    return user;
   }
 
   async usernames(): Promise<string[]> {

@@ -34,7 +34,7 @@ import { OidcClient } from './oidc/oidc-client';
 import { cookieSession } from './oidc/oidc-state';
 import { linkOf, OidcStrategy, StateRequest } from './oidc/oidc.strategy';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
-import { SessionsService } from './sessions.service';
+import { SessionsService, signsInWithGeneratedPassword } from './sessions.service';
 import { SignInThrottle } from './sign-in-throttle';
 import { AdminPrincipal, CurrentAdmin, Public, ReadAccess, SessionOnly } from '@arrbiter/server/access';
 
@@ -71,7 +71,12 @@ export class AuthController {
     const user = request.user as AdminUserEntity;
     await this.startSession(user, request, response, 'Signed in');
     this.devices.issue(response, user.username);
-    return { username: user.username, role: user.role, publicUrlSet: this.urls.configured };
+    return {
+      username: user.username,
+      role: user.role,
+      publicUrlSet: this.urls.configured,
+      passwordGenerated: user.passwordGenerated,
+    };
   }
 
   /** Single sign-on: the guard answers with the redirect to the provider (or here, when it cannot). */
@@ -167,7 +172,32 @@ export class AuthController {
   @ReadAccess()
   @Get('session')
   session(@CurrentAdmin() admin: AdminPrincipal): SessionResponse {
-    return { username: admin.username, role: admin.role, publicUrlSet: this.urls.configured };
+    return {
+      username: admin.username,
+      role: admin.role,
+      publicUrlSet: this.urls.configured,
+      passwordGenerated: signsInWithGeneratedPassword(admin),
+    };
+  }
+
+  /**
+   * An owner keeps the generated password they signed in with (remembered: not asked again). 403 for
+   * an editor or viewer (they choose their own first), 409 when the password is not a generated one.
+   */
+  @ReadAccess()
+  @SessionOnly()
+  @Post('password/keep')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  async keepGeneratedPassword(@CurrentAdmin() admin: AdminPrincipal): Promise<void> {
+    const user = await this.users.keepGeneratedPassword(admin.id);
+    await this.audit.record({
+      actor: admin.actor,
+      action: 'account.password-kept',
+      objectType: 'account',
+      objectId: user.id,
+      objectName: user.username,
+      summary: 'Kept the generated password they sign in with',
+    });
   }
 
   /** Changes the caller's own password (checked, and throttled as a sign-in); their other sessions end. */

@@ -20,6 +20,16 @@ export interface SessionClient {
 }
 
 /** Server-side admin sessions in the database. */
+/** A session's administrator, and whether they still sign in with a generated password. */
+export interface SessionPrincipal extends AdminPrincipal {
+  passwordGenerated: boolean;
+}
+
+/** Whether the caller signed in with a generated password they have not replaced (or, as an owner, kept). */
+export function signsInWithGeneratedPassword(admin: AdminPrincipal): boolean {
+  return (admin as Partial<SessionPrincipal>).passwordGenerated === true;
+}
+
 @Injectable()
 export class SessionsService {
   constructor(
@@ -44,7 +54,7 @@ export class SessionsService {
   }
 
   /** The administrator of a live session, or null for an unknown, idle or expired one. */
-  async resolve(token: string, address?: string, now = new Date()): Promise<AdminPrincipal | null> {
+  async resolve(token: string, address?: string, now = new Date()): Promise<SessionPrincipal | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
     const id = keyDigest(token);
     const session = await this.sessions.findOne({ where: { id }, relations: { adminUser: true } });
@@ -69,6 +79,7 @@ export class SessionsService {
       credential: 'session',
       sessionId: id,
       actor: adminUser.username,
+      passwordGenerated: adminUser.passwordGenerated && adminUser.passwordHash !== null,
     };
   }
 

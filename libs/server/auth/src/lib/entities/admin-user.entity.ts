@@ -18,6 +18,13 @@ export class AdminUserEntity {
   @Column({ name: 'password_hash', type: 'text', nullable: true })
   passwordHash!: string | null;
 
+  /**
+   * The account still signs in with a generated password (the first owner's, or one `reset-password`
+   * made): the dashboard asks to choose one, and a non-owner may not use the admin API until then.
+   */
+  @Column({ name: 'password_generated', type: 'boolean', default: false })
+  passwordGenerated!: boolean;
+
   /** `owner`, `editor` or `viewer`. */
   @Column({ type: 'varchar', length: 16 })
   role!: AdminRole;

@@ -1,4 +1,4 @@
-import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
+import { ExecutionContext, ForbiddenException, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ApiTokensService } from '../api-tokens.service';
 import type { ForwardAuth } from '../forward-auth';
@@ -9,6 +9,15 @@ import { AdminPrincipal } from '@arrbiter/server/access';
 
 const BY_COOKIE: AdminPrincipal = { id: 'a', username: 'admin', role: 'owner', credential: 'session', actor: 'admin' };
 const BY_TOKEN: AdminPrincipal = { id: 'a', username: 'admin', role: 'viewer', credential: 'token', actor: 'token:ci' };
+const GENERATED_EDITOR = {
+  ...BY_COOKIE,
+  id: 'e',
+  username: 'ed',
+  role: 'editor',
+  actor: 'ed',
+  passwordGenerated: true,
+};
+const GENERATED_OWNER = { ...BY_COOKIE, passwordGenerated: true };
 const BY_PROXY: AdminPrincipal = { id: 'b', username: 'bob', role: 'editor', credential: 'forward-auth', actor: 'bob' };
 
 interface FakeRequest {
@@ -40,7 +49,8 @@ describe(AuthenticationGuard.name, () => {
     getAllAndOverride: (_key: string, [, type]: unknown[]) => type === PublicController,
   } as unknown as Reflector;
   const sessions = {
-    resolve: async (token: string) => (token === 'good' ? BY_COOKIE : null),
+    resolve: async (token: string) =>
+      ({ good: BY_COOKIE, 'generated-editor': GENERATED_EDITOR, 'generated-owner': GENERATED_OWNER })[token] ?? null,
   } as unknown as SessionsService;
   const tokens = {
     authenticate: async (token: string) => {
@@ -87,6 +97,20 @@ describe(AuthenticationGuard.name, () => {
     await expect(guard.canActivate(contextFor(request('/api/admin/v1/apps')))).rejects.toThrow(UnauthorizedException);
     await expect(guard.canActivate(contextFor(request('/api/admin/v1/apps', {}, 'forged')))).rejects.toThrow(
       UnauthorizedException,
+    );
+  });
+
+  it('holds an editor or viewer with a generated password off the admin API (not the auth API, not an owner)', async () => {
+    const api = request('/api/admin/v1/apps', {}, 'generated-editor');
+    await expect(guard.canActivate(contextFor(api))).rejects.toThrow(/choose your own password/);
+    await expect(guard.canActivate(contextFor(request('/API/Admin/v1/apps', {}, 'generated-editor')))).rejects.toThrow(
+      ForbiddenException,
+    );
+    await expect(guard.canActivate(contextFor(request('/api/auth/password', {}, 'generated-editor')))).resolves.toBe(
+      true,
+    );
+    await expect(guard.canActivate(contextFor(request('/api/admin/v1/apps', {}, 'generated-owner')))).resolves.toBe(
+      true,
     );
   });
 });

@@ -1,10 +1,10 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiTokensService } from '../api-tokens.service';
-import { bearerCredential } from '../bearer';
+import { bearerCredential, isAdminApiPath } from '../bearer';
 import { ForwardAuth } from '../forward-auth';
 import { SESSION_COOKIE } from '../session-cookie';
-import { SessionsService } from '../sessions.service';
+import { SessionsService, signsInWithGeneratedPassword } from '../sessions.service';
 import { AdminPrincipal, AdminRequest, IS_PUBLIC } from '@arrbiter/server/access';
 
 /**
@@ -14,6 +14,8 @@ import { AdminPrincipal, AdminRequest, IS_PUBLIC } from '@arrbiter/server/access
  *    with a bearer header never falls back to the cookie);
  * 2. the trusted forward-auth header, from a trusted peer only;
  * 3. the session cookie.
+ * A session of an editor or viewer who still signs in with a generated password is refused on the
+ * admin API (403) until they choose their own; `/api/auth/*` stays open to them.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
@@ -41,6 +43,11 @@ export class AuthenticationGuard implements CanActivate {
   private async authenticate(request: AdminRequest): Promise<boolean> {
     const admin = await this.principal(request);
     if (!admin) throw new UnauthorizedException('Sign in to continue');
+    if (admin.role !== 'owner' && signsInWithGeneratedPassword(admin) && isAdminApiPath(request.path)) {
+      throw new ForbiddenException(
+        'You sign in with a generated password: choose your own password (PUT /api/auth/password) first',
+      );
+    }
     request.admin = admin;
     return true;
   }
