@@ -85,7 +85,7 @@ const maintainerrFit: FitResult = {
 const fitted: FitResult = { ...maintainerrFit, covered: 4, missing: [], unused: [] };
 
 describe(FitTab.name, () => {
-  let api: { fit: jest.Mock; setGrant: jest.Mock; applyFit: jest.Mock };
+  let api: { fit: jest.Mock; setGrant: jest.Mock; applyFit: jest.Mock; revisions: jest.Mock };
   let confirm: { ask: jest.Mock };
 
   async function render({
@@ -102,6 +102,10 @@ describe(FitTab.name, () => {
         ),
       setGrant: jest.fn().mockResolvedValue({}),
       applyFit: jest.fn(),
+      revisions: jest.fn().mockResolvedValue({
+        items: [{ id: 'r9', proxyId: 'p1', kind: 'manual', summary: { text: '+1 grant', added: [], removed: [] } }],
+        nextCursor: null,
+      }),
     };
     confirm = { ask: jest.fn().mockResolvedValue(true) };
     const context = {
@@ -217,7 +221,8 @@ describe(FitTab.name, () => {
     await settle();
     expect(confirm.ask).toHaveBeenCalledWith(
       expect.objectContaining({
-        message: 'This call is sensitive: Runs server commands (backups, updates, scans and every other task).',
+        message:
+          'This opens POST /api/v3/command: Runs server commands (backups, updates, scans and every other task).',
         danger: true,
       }),
     );
@@ -246,7 +251,7 @@ describe(FitTab.name, () => {
     );
     expect(api.applyFit).toHaveBeenCalledWith('p1', { client: 'maintainerr', grantMissing: true, unusedDays: 30 });
     expect(text('[role=status]')).toBe(
-      'Granted Maintainerr’s refused calls (+2 grants): saved as one revision; the next call sees it. See the history',
+      'Granted Maintainerr’s refused calls (+2 grants): saved as one revision; the next call sees it. Undo',
     );
     expect(text('[data-testid=fit-summary]')).toBe(
       'Maintainerr makes 5 calls to Radarr; this allowlist refuses 1 of them.',

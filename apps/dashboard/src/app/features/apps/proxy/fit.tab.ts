@@ -1,8 +1,9 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
 import { RouterLink } from '@angular/router';
-import type { ApplyFitRequest, FitResult, FitUnusedGrant, NamedCall } from '@arrbiter/contracts';
+import type { ApplyFitRequest, FitResult, FitUnusedGrant, NamedCall, RevisionDto } from '@arrbiter/contracts';
 import {
   ConfirmService,
+  confirmGrant,
   DATA_TABLE,
   describeError,
   EmptyStateComponent,
@@ -26,6 +27,7 @@ import {
 } from '../../known-clients/known-clients';
 import { ProxiesApiService } from '../proxies-api.service';
 import { ProxyContext } from './proxy-context';
+import { GrantUndoComponent } from './grant-undo.component';
 import { methodRouteKey, methodRouteTestId } from './route-row';
 
 /** The periods a grant must have gone uncalled to be offered for revoking, in days. */
@@ -54,6 +56,7 @@ function riskOf(route: MissingRoute) {
     MethodBadgeComponent,
     EmptyStateComponent,
     DATA_TABLE,
+    GrantUndoComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './fit.tab.html',
@@ -102,7 +105,13 @@ export class FitTab {
   protected readonly sentence = fitSentence;
   protected readonly busy = signal(false);
   /** The last change's outcome; `revised` when it saved a revision (History shows it). */
-  protected readonly message = signal<{ ok: boolean; text: string; revised?: boolean } | null>(null);
+  protected readonly message = signal<{
+    ok: boolean;
+    text: string;
+    revised?: boolean;
+    /** A grant's revisions: its line offers Undo. */
+    undo?: RevisionDto[];
+  } | null>(null);
 
   protected readonly clients = new Loadable(() => this.knownClientsApi.list());
   /** The app's known client (connected as one), else the client of its template, as the server picks it. */
@@ -212,25 +221,17 @@ export class FitTab {
    * sensitive one after a confirmation that says why it is.
    */
   protected async grant(route: MissingRoute): Promise<void> {
-    const risk = riskOf(route);
-    if (risk?.sensitive) {
-      const ok = await this.confirm.ask({
-        title: `Grant ${methodLabel(route.method)} ${route.route}?`,
-        message: `This call is sensitive: ${risk.reason}`,
-        confirmLabel: 'Grant',
-        danger: true,
-      });
-      if (!ok) return;
-    }
-    return this.change(route.route, route.method, true, 'Granted');
-  }
-
-  /** One method on one route set on top of the saved configuration, then the fit again. */
-  private change(path: string, method: string, granted: boolean, done: string): Promise<void> {
+    const label = `${methodLabel(route.method)} ${route.route}`;
+    if (!(await confirmGrant(this.confirm, [{ label, risk: riskOf(route) }]))) return;
+    const proxyId = this.context.proxyId();
     return this.run(async () => {
-      await this.proxiesApi.setGrant(this.context.proxyId(), path, method, granted);
+      await this.proxiesApi.setGrant(proxyId, route.route, route.method, true);
+      const revision = (await this.proxiesApi.revisions(proxyId, { limit: 1 })).items[0];
       await this.fit.load();
-      return { text: `${done} ${methodLabel(method)} ${path}: saved as a new revision; the next call sees it.` };
+      return {
+        text: `Granted ${label}: saved as a new revision; the next call sees it.`,
+        undo: revision ? [revision] : [],
+      };
     });
   }
 
@@ -287,16 +288,25 @@ export class FitTab {
       const what = request.grantMissing
         ? `Granted ${fit.clientName}’s refused calls`
         : `Revoked ${plural(request.revoke?.length ?? 0, 'unused grant')}`;
-      return { text: `${what} (${result.revision.summary.text}): saved as one revision; the next call sees it.` };
+      return {
+        text: `${what} (${result.revision.summary.text}): saved as one revision; the next call sees it.`,
+        ...(request.grantMissing ? { undo: [result.revision] } : {}),
+      };
     });
   }
 
-  private async run(write: () => Promise<{ text: string; revised?: boolean }>): Promise<void> {
+  /** After an Undo: the fit against the allowlist as it is now. */
+  protected undone(): void {
+    this.message.set(null);
+    void this.fit.load();
+  }
+
+  private async run(write: () => Promise<{ text: string; revised?: boolean; undo?: RevisionDto[] }>): Promise<void> {
     this.busy.set(true);
     this.message.set(null);
     try {
-      const { text, revised = true } = await write();
-      this.message.set({ ok: true, text, revised });
+      const { text, revised = true, undo } = await write();
+      this.message.set({ ok: true, text, revised, ...(undo ? { undo } : {}) });
     } catch (error) {
       this.message.set({ ok: false, text: describeError(error) });
       // The allowlist may have changed in part: show it as it is now.
