@@ -137,7 +137,7 @@ describe('usage counters', () => {
 
   it('deletes counters older than USAGE_RETENTION_DAYS (90), one replica at a time, and keeps the newer ones', async () => {
     const retention = t.app.get(UsageRetention);
-    expect(await retention.purge()).toEqual({ hours: 0, routes: 0 });
+    expect(await retention.purge()).toEqual({ hours: 0, routes: 0, unauthorized: 0 });
     // Another replica purging (holding the lock): this one leaves the work to it.
     const other = t.app.get(DataSource).createQueryRunner();
     await other.connect();
@@ -153,7 +153,7 @@ describe('usage counters', () => {
     await call('/api/v3/movie').expect(200);
     await t.app.get(UsageRecorder).flush();
     // 90 days after the first hour: only the first hour is past retention.
-    expect(await retention.purge()).toEqual({ hours: 1, routes: 6 });
+    expect(await retention.purge()).toEqual({ hours: 1, routes: 6, unauthorized: 0 });
     const all = `?from=${new Date(t.clock.now() - 90 * DAY).toISOString()}`;
     const answer = await usage(all);
     expect(total(answer.buckets)).toEqual({ forwarded: 2, refused: 1, errors: 0 });

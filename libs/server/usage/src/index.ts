@@ -1,3 +1,4 @@
+export * from './lib/unauthorized-counter';
 export * from './lib/usage-counter';
 export * from './lib/usage-recorder';
 export * from './lib/usage-retention';

@@ -1,9 +1,13 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import proxyAddr from 'proxy-addr';
 import { ProxyAccess } from './proxy-access';
 import { ProxyRequest, setProxyCall } from './proxy-context';
 import { NO_SLUG_DETAIL, ProxyRefusal, UNAUTHORIZED_DETAIL } from './proxy-problem';
 import { RateLimiter } from './rate-limiter';
+import { TrustedProxies } from '@arrbiter/server/config';
 import { PreviousKeyUsage } from '@arrbiter/server/proxies';
+import { UnauthorizedCounter } from '@arrbiter/server/usage';
+import { ProxyRegistry } from './proxy-registry';
 import { RATE_LIMITED_ROUTE_KEY, WarningRecorder } from '@arrbiter/server/warnings';
 
 export const RATE_LIMITED_DETAIL = "This proxy's rate limit is exceeded: retry after the time Retry-After gives";
@@ -21,6 +25,10 @@ export class ProxyKeyGuard implements CanActivate {
     private readonly limiter: RateLimiter,
     private readonly warnings: WarningRecorder,
     private readonly previousKeyUsage: PreviousKeyUsage,
+    /** The 401 counter (`null` with USAGE_COUNTING=false): fed here, on the 401 path only. */
+    @Optional() @Inject(UnauthorizedCounter) private readonly unauthorized: UnauthorizedCounter | null = null,
+    @Optional() @Inject(ProxyRegistry) private readonly registry: ProxyRegistry | null = null,
+    @Optional() @Inject(TrustedProxies) private readonly trusted: TrustedProxies | null = null,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -29,6 +37,13 @@ export class ProxyKeyGuard implements CanActivate {
     if (result.outcome === 'unauthorized') {
       const fields = { method: request.method ?? 'GET', app: result.slug, outcome: 'unauthorized' } as const;
       if (result.slug === '') throw new ProxyRefusal(404, NO_SLUG_DETAIL, fields);
+      // In memory, no query: the app from the proxy registry (null for a slug no app has), never the key.
+      if (this.unauthorized !== null)
+        this.unauthorized.count(
+          this.registry?.app(result.slug)?.id ?? null,
+          this.trusted === null ? request.socket?.remoteAddress : proxyAddr(request, this.trusted.trusts),
+          request.headers['user-agent'],
+        );
       throw new ProxyRefusal(401, UNAUTHORIZED_DETAIL, fields);
     }
     const proxy = result.proxy;

@@ -7,7 +7,7 @@ import { NotificationAttemptEntity, WebhookEntity } from '@arrbiter/server/notif
 import { ServiceEntity, ServiceHealthEntity } from '@arrbiter/server/services/entities';
 import { PendingTemplateChangeEntity, SettingEntity } from '@arrbiter/server/template-sync/entities';
 import { TemplateEntity } from '@arrbiter/server/templates/entities';
-import { UsageHourEntity, UsageRouteEntity } from '@arrbiter/server/usage/entities';
+import { UnauthorizedUsageEntity, UsageHourEntity, UsageRouteEntity } from '@arrbiter/server/usage/entities';
 import { AccessWarningEntity } from '@arrbiter/server/warnings/entities';
 
 /**
@@ -31,6 +31,7 @@ export const ENTITIES = [
   PendingTemplateChangeEntity,
   UsageHourEntity,
   UsageRouteEntity,
+  UnauthorizedUsageEntity,
   WebhookEntity,
   NotificationAttemptEntity,
 ];

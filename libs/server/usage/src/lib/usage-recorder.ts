@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@n
 import { DatabaseLifecycle } from '@arrbiter/server/database';
 import { ProxiesService } from '@arrbiter/server/proxies';
 import { MAX_ROUTE_LENGTH } from './entities/usage-route.entity';
+import { UnauthorizedCount, UnauthorizedCounter } from './unauthorized-counter';
 import { HourCount, UsageCounter } from './usage-counter';
 
 /** How often what was counted is written (the usage endpoints also write this replica's first). */
@@ -23,6 +24,30 @@ SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::varchar[], $4::varchar[]
 ON CONFLICT (proxy_id, hour, method, route) DO UPDATE SET
   count = usage_route.count + EXCLUDED.count,
   last_seen = GREATEST(usage_route.last_seen, EXCLUDED.last_seen)`;
+
+// One statement per partial unique index: apps' rows, then the unknown-app row of each hour. Rows of apps
+// deleted meanwhile are left out (a delete racing the write fails it: its counts wait for the next).
+const UPSERT_UNAUTHORIZED_APPS = `
+INSERT INTO unauthorized_usage (hour, app_id, count, last_seen, last_address, last_user_agent)
+SELECT r.* FROM unnest($1::timestamptz[], $2::uuid[], $3::int[], $4::timestamptz[], $5::varchar[], $6::varchar[])
+  AS r(hour, app_id, count, last_seen, last_address, last_user_agent)
+ WHERE EXISTS (SELECT 1 FROM app WHERE app.id = r.app_id)
+ON CONFLICT (app_id, hour) WHERE app_id IS NOT NULL DO UPDATE SET
+  count = unauthorized_usage.count + EXCLUDED.count,
+  last_seen = GREATEST(unauthorized_usage.last_seen, EXCLUDED.last_seen),
+  last_address = CASE WHEN EXCLUDED.last_seen >= unauthorized_usage.last_seen THEN EXCLUDED.last_address ELSE unauthorized_usage.last_address END,
+  last_user_agent = CASE WHEN EXCLUDED.last_seen >= unauthorized_usage.last_seen THEN EXCLUDED.last_user_agent ELSE unauthorized_usage.last_user_agent END`;
+
+const UPSERT_UNAUTHORIZED_UNKNOWN = `
+INSERT INTO unauthorized_usage (hour, app_id, count, last_seen, last_address, last_user_agent)
+SELECT r.hour, NULL, r.count, r.last_seen, r.last_address, r.last_user_agent
+  FROM unnest($1::timestamptz[], $2::int[], $3::timestamptz[], $4::varchar[], $5::varchar[])
+  AS r(hour, count, last_seen, last_address, last_user_agent)
+ON CONFLICT (hour) WHERE app_id IS NULL DO UPDATE SET
+  count = unauthorized_usage.count + EXCLUDED.count,
+  last_seen = GREATEST(unauthorized_usage.last_seen, EXCLUDED.last_seen),
+  last_address = CASE WHEN EXCLUDED.last_seen >= unauthorized_usage.last_seen THEN EXCLUDED.last_address ELSE unauthorized_usage.last_address END,
+  last_user_agent = CASE WHEN EXCLUDED.last_seen >= unauthorized_usage.last_seen THEN EXCLUDED.last_user_agent ELSE unauthorized_usage.last_user_agent END`;
 
 interface HourRow {
   proxyId: string;
@@ -55,14 +80,19 @@ export class UsageRecorder implements OnApplicationBootstrap {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private droppedLogged = 0;
+  private foldedLogged = 0;
   /** Hour rows upserted since start (for tests). */
   written = 0;
+  /** Rows of 401s upserted since start (for tests). */
+  unauthorizedWritten = 0;
 
   constructor(
     @Optional() @Inject(UsageCounter) private readonly counter: UsageCounter | null,
     private readonly proxies: ProxiesService,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     lifecycle: DatabaseLifecycle,
+    /** 401s of the proxy route (`null` with `USAGE_COUNTING=false`), written with the usage counters. */
+    @Optional() @Inject(UnauthorizedCounter) private readonly unauthorized: UnauthorizedCounter | null = null,
   ) {
     // The last counts are written after the last request, before the database closes (a running write
     // is waited for, then the rest is written).
@@ -91,7 +121,7 @@ export class UsageRecorder implements OnApplicationBootstrap {
     const counter = this.counter;
     if (counter === null) return;
     while (this.flushing !== undefined) await this.flushing;
-    if (counter.empty) return;
+    if (counter.empty && (this.unauthorized === null || this.unauthorized.empty)) return;
     this.flushing = this.write(counter)
       .catch((error: unknown) =>
         this.logger.warn(`Could not write usage counters (kept for the next write): ${(error as Error).message}`),
@@ -103,6 +133,7 @@ export class UsageRecorder implements OnApplicationBootstrap {
   }
 
   private async write(counter: UsageCounter): Promise<void> {
+    await this.writeUnauthorized();
     if (counter.droppedRoutes > this.droppedLogged) {
       this.logger.warn(
         `${counter.droppedRoutes - this.droppedLogged} calls were counted without their route: too many distinct routes between two writes`,
@@ -141,6 +172,46 @@ export class UsageRecorder implements OnApplicationBootstrap {
     } catch (error) {
       // Kept for the next write (added to what was counted since).
       counter.restore(taken);
+      throw error;
+    }
+  }
+
+  /** Writes the 401s counted so far (their own transaction); a failed write puts them back for the next. */
+  private async writeUnauthorized(): Promise<void> {
+    const unauthorized = this.unauthorized;
+    if (unauthorized === null || unauthorized.empty) return;
+    if (unauthorized.folded > this.foldedLogged) {
+      this.logger.warn(
+        `${unauthorized.folded - this.foldedLogged} calls refused with 401 were counted as an unknown app: too many apps between two writes`,
+      );
+      this.foldedLogged = unauthorized.folded;
+    }
+    const taken = unauthorized.take();
+    const apps = taken.filter((row) => row.appId !== null);
+    const unknown = taken.filter((row) => row.appId === null);
+    try {
+      await this.txHost.withTransaction(async () => {
+        if (apps.length > 0)
+          await this.txHost.tx.query(UPSERT_UNAUTHORIZED_APPS, [
+            apps.map((row) => new Date(row.hour)),
+            apps.map((row) => row.appId),
+            apps.map((row) => row.count),
+            apps.map((row) => new Date(row.lastSeen)),
+            apps.map((row) => row.lastAddress),
+            apps.map((row) => row.lastUserAgent),
+          ]);
+        if (unknown.length > 0)
+          await this.txHost.tx.query(UPSERT_UNAUTHORIZED_UNKNOWN, [
+            unknown.map((row) => new Date(row.hour)),
+            unknown.map((row) => row.count),
+            unknown.map((row) => new Date(row.lastSeen)),
+            unknown.map((row) => row.lastAddress),
+            unknown.map((row) => row.lastUserAgent),
+          ]);
+      });
+      this.unauthorizedWritten += taken.length;
+    } catch (error) {
+      unauthorized.restore(taken as UnauthorizedCount[]);
       throw error;
     }
   }

@@ -31,8 +31,8 @@ export class UsageRetention implements OnApplicationBootstrap {
       logger: new Logger(UsageRetention.name),
       run: async () => {
         const deleted = await this.purge();
-        if (deleted && deleted.hours + deleted.routes > 0)
-          return `Deleted ${deleted.hours} hourly usage rows and ${deleted.routes} route rows past retention`;
+        if (deleted && deleted.hours + deleted.routes + deleted.unauthorized > 0)
+          return `Deleted ${deleted.hours} hourly usage rows, ${deleted.routes} route rows and ${deleted.unauthorized} rows of 401s past retention`;
         return undefined;
       },
     });
@@ -46,17 +46,21 @@ export class UsageRetention implements OnApplicationBootstrap {
    * Deletes the hours that began more than `USAGE_RETENTION_DAYS` before the current hour. Returns the
    * rows deleted, or null when another replica was purging.
    */
-  async purge(): Promise<{ hours: number; routes: number } | null> {
+  async purge(): Promise<{ hours: number; routes: number; unauthorized: number } | null> {
     const cutoff = new Date(hourOf(this.clock.now()) - this.config.usageRetentionDays * 24 * HOUR_MS);
     return this.txHost.withTransaction(async () => {
       if (!(await tryTransactionLock(this.txHost.tx, USAGE_RETENTION_LOCK))) return null;
       const routes = await this.deleteBefore('usage_route', cutoff);
       const hours = await this.deleteBefore('usage_hour', cutoff);
-      return { hours, routes };
+      const unauthorized = await this.deleteBefore('unauthorized_usage', cutoff);
+      return { hours, routes, unauthorized };
     });
   }
 
-  private async deleteBefore(table: 'usage_hour' | 'usage_route', cutoff: Date): Promise<number> {
+  private async deleteBefore(
+    table: 'usage_hour' | 'usage_route' | 'unauthorized_usage',
+    cutoff: Date,
+  ): Promise<number> {
     const [{ n }] = (await this.txHost.tx.query(
       `WITH deleted AS (DELETE FROM ${table} WHERE hour < $1 RETURNING 1) SELECT count(*)::int AS n FROM deleted`,
       [cutoff],

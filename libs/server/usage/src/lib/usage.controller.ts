@@ -1,7 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import type { ProxyUsageResponse, UsageOverviewResponse } from '@arrbiter/contracts';
+import type { ProxyUsageResponse, UnauthorizedCallsResponse, UsageOverviewResponse } from '@arrbiter/contracts';
 import { ReadAccess } from '@arrbiter/server/access';
-import { UsageRangeDto } from './dto/usage-range.dto';
+import { UnauthorizedQueryDto, UsageRangeDto } from './dto/usage-range.dto';
 import { UsageService } from './usage.service';
 
 @Controller('api/admin/v1')
@@ -20,5 +20,12 @@ export class UsageController {
   @Get('usage')
   overview(@Query() query: UsageRangeDto): Promise<UsageOverviewResponse> {
     return this.usage.overview(this.usage.range(query));
+  }
+
+  /** Calls refused with 401 (a wrong, inactive or missing key), per app and "unknown app". */
+  @ReadAccess()
+  @Get('usage/unauthorized')
+  unauthorized(@Query() query: UnauthorizedQueryDto): Promise<UnauthorizedCallsResponse> {
+    return this.usage.unauthorized(this.usage.range(query), query.appId);
   }
 }

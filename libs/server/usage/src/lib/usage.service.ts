@@ -6,6 +6,8 @@ import type {
   RouteUsage,
   ServiceUsage,
   UsageBucket,
+  UnauthorizedCalls,
+  UnauthorizedCallsResponse,
   UsageCounts,
   UsageOverviewResponse,
 } from '@arrbiter/contracts';
@@ -157,6 +159,53 @@ export class UsageService {
       return service ? [{ serviceId: service.id, name: service.name, type: service.type, ...counts(row) }] : [];
     });
     return { buckets: buckets(range, hours), apps: byCalls(appTotals), services: byCalls(serviceTotals) };
+  }
+
+  /**
+   * The period's calls refused with 401, per app (`appId` null: slugs no app has), most first; only
+   * `appId`'s with one. The last call's address and User-Agent are those of the latest hour's row.
+   */
+  async unauthorized(range: UsageRange, appId?: string): Promise<UnauthorizedCallsResponse> {
+    await this.recorder.flush();
+    const rows = (await this.hours.query(
+      `SELECT app_id, sum(count)::bigint AS count, max(last_seen) AS last_seen,
+              (array_agg(last_address ORDER BY last_seen DESC))[1] AS last_address,
+              (array_agg(last_user_agent ORDER BY last_seen DESC))[1] AS last_user_agent
+         FROM unauthorized_usage
+        WHERE hour >= $1 AND hour < $2 ${appId === undefined ? '' : 'AND app_id = $3'}
+        GROUP BY app_id`,
+      appId === undefined ? [range.from, range.to] : [range.from, range.to, appId],
+    )) as {
+      app_id: string | null;
+      count: string;
+      last_seen: Date;
+      last_address: string | null;
+      last_user_agent: string | null;
+    }[];
+    const apps = await this.apps.byIds(rows.flatMap((row) => (row.app_id === null ? [] : [row.app_id])));
+    // An app deleted since the sums were read is left out.
+    const items = rows.flatMap((row): UnauthorizedCalls[] => {
+      const app = row.app_id === null ? null : apps.get(row.app_id);
+      if (app === undefined) return [];
+      return [
+        {
+          appId: app?.id ?? null,
+          appName: app?.name ?? null,
+          slug: app?.slug ?? null,
+          count: Number(row.count),
+          lastSeen: row.last_seen.toISOString(),
+          lastAddress: row.last_address,
+          lastUserAgent: row.last_user_agent,
+        },
+      ];
+    });
+    items.sort(
+      (a, b) =>
+        b.count - a.count ||
+        (a.appName ?? '\uffff').localeCompare(b.appName ?? '\uffff') ||
+        a.lastSeen.localeCompare(b.lastSeen),
+    );
+    return { from: range.from.toISOString(), to: range.to.toISOString(), items };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { UsageQuery } from '@arrbiter/contracts';
-import { IsISO8601, IsOptional } from 'class-validator';
+import { IsISO8601, IsOptional, IsUUID } from 'class-validator';
 
 const FORMAT = 'an ISO 8601 date, or date and time with an offset, such as 2026-01-31T00:00:00Z';
 
@@ -12,6 +12,13 @@ export class UsageRangeDto implements UsageQuery {
   @IsOptional()
   @IsISO8601({ strict: true, strictSeparator: true }, { message: `to must be ${FORMAT}` })
   to?: string;
+}
+
+/** `?from=&to=&appId=` of `GET /api/admin/v1/usage/unauthorized`. */
+export class UnauthorizedQueryDto extends UsageRangeDto {
+  @IsOptional()
+  @IsUUID('all', { message: 'appId must be an app id (a UUID)' })
+  appId?: string;
 }
 
 /** Why a `from`/`to` value that passed the format check cannot be used as an instant, or undefined. */
