@@ -1,5 +1,5 @@
 import { Route } from '@angular/router';
-import { authGuard, signedOutGuard } from './core/auth.guard';
+import { authGuard, choosePasswordGuard, signedOutGuard } from './core/auth.guard';
 
 export const appRoutes: Route[] = [
   {
@@ -7,6 +7,12 @@ export const appRoutes: Route[] = [
     title: 'Sign in · Arrbiter',
     canActivate: [signedOutGuard],
     loadComponent: () => import('./features/sign-in/sign-in.page').then((m) => m.SignInPage),
+  },
+  {
+    path: 'choose-password',
+    title: 'Choose your own password · Arrbiter',
+    canActivate: [choosePasswordGuard],
+    loadComponent: () => import('./features/sign-in/choose-password.page').then((m) => m.ChoosePasswordPage),
   },
   {
     path: '',

@@ -21,6 +21,10 @@ export class AuthService {
   readonly signedIn = computed(() => !!this.session());
   /** Whether the server runs with `PUBLIC_URL` set (true until the session is known). */
   readonly publicUrlSet = computed(() => this.session()?.publicUrlSet ?? true);
+  /** Whether the administrator still signs in with a generated password (the dashboard asks to choose one). */
+  readonly passwordGenerated = computed(() => this.session()?.passwordGenerated ?? false);
+  /** The generated password just typed at sign-in, kept in memory only until one is chosen or kept. */
+  private generatedPassword: string | undefined;
 
   /** Whether the signed-in administrator's role is `required` or above (what the server will allow). */
   can(required: AdminRole): boolean {
@@ -46,19 +50,34 @@ export class AuthService {
   }
 
   async signIn(credentials: SignInRequest): Promise<void> {
-    this.session.set(await firstValueFrom(this.http.post<SessionResponse>('/api/auth/sign-in', credentials)));
+    const session = await firstValueFrom(this.http.post<SessionResponse>('/api/auth/sign-in', credentials));
+    this.generatedPassword = session.passwordGenerated ? credentials.password : undefined;
+    this.session.set(session);
+  }
+
+  /** The generated password typed at sign-in in this tab, if any (so the step need not ask for it again). */
+  signInPassword(): string | undefined {
+    return this.generatedPassword;
+  }
+
+  /** The administrator chose their own password, or (an owner) kept the generated one. */
+  passwordSettled(): void {
+    this.generatedPassword = undefined;
+    this.session.update((session) => (session ? { ...session, passwordGenerated: false } : session));
   }
 
   async signOut(): Promise<void> {
     try {
       await firstValueFrom(this.http.post<void>('/api/auth/sign-out', {}));
     } finally {
+      this.generatedPassword = undefined;
       this.session.set(null);
     }
   }
 
   /** The session ended on the server (expired or revoked). */
   markSignedOut(): void {
+    this.generatedPassword = undefined;
     this.session.set(null);
   }
 }
