@@ -1,5 +1,6 @@
 import { MigrationInterface } from 'typeorm';
 import { UnauthorizedUsage1795842897222 } from './1795842897222-UnauthorizedUsage';
+import { AdminPasswordGenerated1795814700000 } from './1795814700000-AdminPasswordGenerated';
 import { AppKnownClient1795814600000 } from './1795814600000-AppKnownClient';
 import { AccessWarningOtherPaths1795814500000 } from './1795814500000-AccessWarningOtherPaths';
 import { PendingTemplateChanges1795814356407 } from './1795814356407-PendingTemplateChanges';
@@ -33,5 +34,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PendingTemplateChanges1795814356407,
   AccessWarningOtherPaths1795814500000,
   AppKnownClient1795814600000,
+  AdminPasswordGenerated1795814700000,
   UnauthorizedUsage1795842897222,
 ];
