@@ -251,7 +251,7 @@ describe(FitTab.name, () => {
     );
     expect(api.applyFit).toHaveBeenCalledWith('p1', { client: 'maintainerr', grantMissing: true, unusedDays: 30 });
     expect(text('[role=status]')).toBe(
-      'Granted Maintainerr’s refused calls (+2 grants): saved as one revision; the next call sees it. Undo',
+      'Granted Maintainerr’s refused calls (+2 grants): saved as one revision; the next call sees it. See the history Undo',
     );
     expect(text('[data-testid=fit-summary]')).toBe(
       'Maintainerr makes 5 calls to Radarr; this allowlist refuses 1 of them.',

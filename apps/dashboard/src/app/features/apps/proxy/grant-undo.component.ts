@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject, input, output, signal } from '@angular/core';
+import { RouterLink } from '@angular/router';
 import type { RevisionDto } from '@arrbiter/contracts';
 import { busyAction, describeError } from '@arrbiter/dashboard/ui';
 import { ProxiesApiService } from '../proxies-api.service';
@@ -9,11 +10,16 @@ import { ProxiesApiService } from '../proxies-api.service';
  */
 @Component({
   selector: 'arb-grant-undo',
+  imports: [RouterLink],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     @if (!undone()) {
       <p class="success row" role="status" data-testid="grant-notice">
-        <span>{{ text() }}</span>
+        <span>{{ text() }}</span
+        >&ngsp;
+        @if (history(); as link) {
+          <a [routerLink]="link">See the history</a>
+        }
         @if (revisions().length > 0) {
           <button type="button" class="small" (click)="undo()" [disabled]="action.busy()" data-testid="grant-undo">
             Undo
@@ -34,6 +40,8 @@ export class GrantUndoComponent {
   readonly text = input.required<string>();
   /** The revisions the grant made (Undo takes each back). */
   readonly revisions = input<readonly RevisionDto[]>([]);
+  /** A link to the proxy's History tab (relative, as a tab gives it). */
+  readonly history = input<string>();
   /** After a successful Undo: the `undo` revisions. */
   readonly undoneChange = output<RevisionDto[]>();
   protected readonly undone = signal(false);
