@@ -57,7 +57,7 @@ export class GrantUndoComponent {
   protected async undo(): Promise<void> {
     const outcome = await this.action.run(
       () => Promise.all(this.revisions().map((r) => this.api.undoRevision(r.proxyId, r.id))),
-      (done) => `Undone: ${done.map((r) => r.summary.text).join(' ')}`,
+      (done) => `Undone. ${done.map((r) => r.summary.text).join(' ')}`,
     );
     if (outcome.ok) {
       this.undone.set(true);
