@@ -126,7 +126,7 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
     expect(first).toBe('warning-get-/api/v3/topzzc');
     expect(await table.locator('th[aria-sort="descending"]').textContent()).toContain('Count');
 
-    await page.getByLabel('Path').fill('zzbc');
+    await page.getByLabel('Path', { exact: true }).fill('zzbc');
     await page.waitForURL(/q=zzbc/);
     await eventually('only the rows whose path has zzbc', async () => {
       const ids = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
@@ -184,6 +184,6 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
 async function expectValue(page: Page, value: string): Promise<void> {
   await eventually(
     'the search box keeps the search',
-    async () => (await page.getByLabel('Path').inputValue()) === value,
+    async () => (await page.getByLabel('Path', { exact: true }).inputValue()) === value,
   );
 }
