@@ -10,6 +10,8 @@ import { CloneAppDialogComponent } from './clone-app-dialog.component';
 import { AppsApiService } from './apps-api.service';
 import { ProxiesApiService } from './proxies-api.service';
 import { isLearning } from './proxy/learning';
+import { UnauthorizedCallsComponent } from '../home/unauthorized-calls.component';
+import { UsageApiService } from '../usage/usage-api.service';
 import {
   busyAction,
   ConfirmService,
@@ -29,6 +31,7 @@ import {
     RouterLink,
     TimeComponent,
     PageHeaderComponent,
+    UnauthorizedCallsComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './app-detail.page.html',
@@ -52,6 +55,9 @@ import {
     .proxy-name {
       font-weight: 600;
     }
+    .unauthorized {
+      margin-top: 1rem;
+    }
   `,
 })
 export class AppDetailPage {
@@ -61,10 +67,13 @@ export class AppDetailPage {
   private readonly templatesApi = inject(TemplatesApiService);
   private readonly confirm = inject(ConfirmService);
   private readonly router = inject(Router);
+  private readonly usageApi = inject(UsageApiService);
 
   readonly appId = input.required<string>();
   protected readonly app = new Loadable<AppDto>(() => this.appsApi.get(this.appId()));
   protected readonly proxies = new Loadable(() => this.proxiesApi.listForApp(this.appId()));
+  /** This app's calls refused with 401 in the last 24 h. */
+  protected readonly unauthorized = new Loadable(() => this.usageApi.unauthorized({ appId: this.appId() }));
   protected readonly services = new Loadable(() => this.servicesApi.list());
   protected readonly templates = new Loadable(() => this.templatesApi.list());
   protected readonly editing = signal(false);
@@ -90,6 +99,7 @@ export class AppDetailPage {
       this.appId();
       void this.app.load();
       void this.proxies.load();
+      void this.unauthorized.load();
     });
     void this.services.load();
     void this.templates.load();

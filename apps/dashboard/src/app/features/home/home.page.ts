@@ -12,6 +12,7 @@ import { periodQuery, periodWords, UsagePeriod } from '../usage/usage-period';
 import { UsagePeriodPickerComponent } from '../usage/usage-period-picker.component';
 import { UsageTableComponent, UsageTableRow } from '../usage/usage-table.component';
 import { WarningsApiService } from '../warnings/warnings-api.service';
+import { UnauthorizedCallsComponent } from './unauthorized-calls.component';
 import { CanDirective } from '../../core/can.directive';
 import {
   describeError,
@@ -38,6 +39,7 @@ const BUSIEST = 5;
     UsagePeriodPickerComponent,
     UsageTableComponent,
     PageHeaderComponent,
+    UnauthorizedCallsComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './home.page.html',
@@ -65,7 +67,8 @@ const BUSIEST = 5;
       color: var(--accent);
     }
     .traffic,
-    .first-client {
+    .first-client,
+    .unauthorized {
       margin-bottom: 1rem;
     }
     .first-client h2 {
@@ -104,6 +107,8 @@ export class HomePage {
       .slice(0, BUSIEST)
       .map((a): UsageTableRow => ({ ...a, key: a.appId, label: a.name, link: ['/apps', a.appId] })),
   );
+  /** Calls refused with 401 in the last 24 h (the endpoint's default), per app and unknown app. */
+  protected readonly unauthorized = new Loadable(() => this.usageApi.unauthorized({}));
   protected readonly reach = signal<Record<string, ServiceReachabilityDto | string>>({});
 
   protected readonly unreachable = computed(
@@ -129,6 +134,7 @@ export class HomePage {
     });
     void this.reload();
     void this.warnings.load();
+    void this.unauthorized.load();
     void this.apps.load().then(() => this.proxies.load());
   }
 

@@ -1,6 +1,11 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import type { ProxyUsageResponse, UsageOverviewResponse, UsageQuery } from '@arrbiter/contracts';
+import type {
+  ProxyUsageResponse,
+  UnauthorizedCallsResponse,
+  UsageOverviewResponse,
+  UsageQuery,
+} from '@arrbiter/contracts';
 import { firstValueFrom } from 'rxjs';
 
 function params(query: UsageQuery): HttpParams {
@@ -23,5 +28,14 @@ export class UsageApiService {
 
   overview(query: UsageQuery): Promise<UsageOverviewResponse> {
     return firstValueFrom(this.http.get<UsageOverviewResponse>('/api/admin/v1/usage', { params: params(query) }));
+  }
+
+  /** Calls refused with 401 (a wrong, inactive or missing key), per app and "unknown app"; one app's with `appId`. */
+  unauthorized(query: UsageQuery & { appId?: string }): Promise<UnauthorizedCallsResponse> {
+    let search = params(query);
+    if (query.appId) search = search.set('appId', query.appId);
+    return firstValueFrom(
+      this.http.get<UnauthorizedCallsResponse>('/api/admin/v1/usage/unauthorized', { params: search }),
+    );
   }
 }
