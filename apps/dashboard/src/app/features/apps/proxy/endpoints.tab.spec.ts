@@ -1,10 +1,11 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
+import { provideRouter } from '@angular/router';
 import type { AdminRole, AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
 import { AuthService } from '../../../core/auth.service';
 import { ProxiesApiService } from '../proxies-api.service';
-import { EndpointsTab } from './endpoints.tab';
+import { EndpointsTab, grantRisk } from './endpoints.tab';
 import { ProxyContext } from './proxy-context';
 
 describe(EndpointsTab.name, () => {
@@ -39,13 +40,17 @@ describe(EndpointsTab.name, () => {
       },
     ],
   };
-  let api: { allowlist: jest.Mock; endpoints: jest.Mock; saveConfig: jest.Mock };
+  let api: { allowlist: jest.Mock; endpoints: jest.Mock; saveConfig: jest.Mock; revisions: jest.Mock };
 
   async function render(endpoints: () => Promise<EndpointsResponse>, role: AdminRole = 'editor') {
     api = {
       allowlist: jest.fn().mockResolvedValue(allowlist),
       endpoints: jest.fn().mockImplementation(endpoints),
       saveConfig: jest.fn(),
+      revisions: jest.fn().mockResolvedValue({
+        items: [{ id: 'r7', proxyId: 'p1', summary: { text: '+1 grant', added: [], removed: [] } }],
+        nextCursor: null,
+      }),
     };
     const context = {
       proxyId: signal('p1'),
@@ -54,6 +59,7 @@ describe(EndpointsTab.name, () => {
     TestBed.configureTestingModule({
       imports: [EndpointsTab],
       providers: [
+        provideRouter([]),
         { provide: ProxiesApiService, useValue: api },
         { provide: ProxyContext, useValue: context },
         {
@@ -136,7 +142,18 @@ describe(EndpointsTab.name, () => {
       active: true,
     });
     expect(element.textContent).toContain('Configuration saved: 1 grant added, 0 removed.');
+    // The save's revision, for Undo.
+    expect(api.revisions).toHaveBeenCalledWith('p1', { limit: 1 });
+    expect(element.querySelector('[data-testid="grant-undo"]')).not.toBeNull();
     expect(fixture.componentInstance.hasUnsavedChanges()).toBe(false);
+  });
+
+  it('marks routes by their names: sensitive and destructive grants ask before a save', () => {
+    const sensitive = new Set(['/api/v3/system/backup']);
+    expect(grantRisk({ method: 'get', path: '/api/v3/system/backup' }, sensitive)?.sensitive).toBe(true);
+    expect(grantRisk({ method: 'delete', path: '/api/v3/movie/{id}' }, sensitive)?.destructive).toBe(true);
+    expect(grantRisk({ method: 'put', path: '/api/v3/movie/editor' }, sensitive)?.destructive).toBe(true);
+    expect(grantRisk({ method: 'get', path: '/api/v3/movie' }, sensitive)).toBeNull();
   });
 
   it('shows the server’s message when a save fails and keeps the draft', async () => {

@@ -1,6 +1,6 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
-import type { AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
+import type { AllowlistResponse, EndpointsResponse, RevisionDto, RouteRiskDto } from '@arrbiter/contracts';
 import { AuthService } from '../../../core/auth.service';
 import { CanDirective } from '../../../core/can.directive';
 import { HasUnsavedChanges } from '../../../core/unsaved-changes.guard';
@@ -8,7 +8,10 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem } from './allowlist-draft';
 import { endpointRows, groupCount, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
+import { GrantUndoComponent } from './grant-undo.component';
 import {
+  ConfirmService,
+  confirmGrant,
   describeError,
   EmptyStateComponent,
   LoadStateComponent,
@@ -16,10 +19,40 @@ import {
   methodLabel,
 } from '@arrbiter/dashboard/ui';
 
+/** A route the permissions lib calls destructive by its name: one ending in `editor` or `bulk`. */
+export function destructivePath(path: string): boolean {
+  return /\/(editor|bulk)$/i.test(path);
+}
+
+/**
+ * What a grant the editor adds risks, as far as the catalog says: sensitive (the catalog flags the
+ * path), destructive (every DELETE, a route ending in `editor` or `bulk`); null when neither.
+ */
+export function grantRisk(
+  grant: { method: string; path: string },
+  sensitive: ReadonlySet<string>,
+): RouteRiskDto | null {
+  if (sensitive.has(grant.path))
+    return {
+      sensitive: true,
+      destructive: false,
+      purpose: 'settings',
+      reason: 'Exposes secrets or controls the server.',
+    };
+  if (grant.method.toLowerCase() === 'delete' || destructivePath(grant.path))
+    return {
+      sensitive: false,
+      destructive: true,
+      purpose: 'delete',
+      reason: 'Removes or overwrites things in the library.',
+    };
+  return null;
+}
+
 /** The permission editor: the catalog by tag, methods as toggles, a draft reviewed before it is saved. */
 @Component({
   selector: 'arb-endpoints-tab',
-  imports: [CanDirective, LoadStateComponent, MethodBadgeComponent, EmptyStateComponent],
+  imports: [CanDirective, LoadStateComponent, MethodBadgeComponent, EmptyStateComponent, GrantUndoComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { '(window:beforeunload)': 'beforeUnload($event)' },
   templateUrl: './endpoints.tab.html',
@@ -47,7 +80,9 @@ export class EndpointsTab implements HasUnsavedChanges {
   protected readonly expanded = signal<ReadonlySet<string>>(new Set());
   protected readonly reviewing = signal(false);
   protected readonly saving = signal(false);
-  protected readonly saveMessage = signal<{ ok: boolean; text: string } | null>(null);
+  protected readonly saveMessage = signal<{ ok: boolean; text: string; undo?: RevisionDto[] } | null>(null);
+  private readonly confirm = inject(ConfirmService);
+  protected readonly destructivePath = destructivePath;
   protected readonly method = methodLabel;
   protected readonly otherPaths = OTHER_PATHS;
   protected readonly groupCount = groupCount;
@@ -161,6 +196,15 @@ export class EndpointsTab implements HasUnsavedChanges {
     this.search.set(path);
   }
 
+  /** The revision a save just wrote (for Undo); null when it cannot be read. */
+  private async latestRevision(proxyId: string): Promise<RevisionDto | null> {
+    try {
+      return (await this.api.revisions(proxyId, { limit: 1 })).items[0] ?? null;
+    } catch {
+      return null;
+    }
+  }
+
   protected async save(): Promise<void> {
     const draft = this.draft();
     const proxy = this.context.proxy.value();
@@ -168,12 +212,24 @@ export class EndpointsTab implements HasUnsavedChanges {
     this.saving.set(true);
     this.saveMessage.set(null);
     const { added, removed } = this.changes();
+    const sensitive = new Set(
+      this.rows()
+        .filter((r) => r.sensitive)
+        .map((r) => r.path),
+    );
+    const calls = added.map((g) => ({ label: `${methodLabel(g.method)} ${g.path}`, risk: grantRisk(g, sensitive) }));
+    if (!(await confirmGrant(this.confirm, calls, { confirmLabel: 'Save' }))) {
+      this.saving.set(false);
+      return;
+    }
     try {
       const saved = await this.api.saveConfig(proxy.id, { overrides: draft.overrides, active: proxy.active });
       this.reset(saved);
+      const revision = added.length > 0 ? await this.latestRevision(proxy.id) : null;
       this.saveMessage.set({
         ok: true,
         text: `Configuration saved: ${added.length} grant${added.length === 1 ? '' : 's'} added, ${removed.length} removed.`,
+        ...(revision ? { undo: [revision] } : {}),
       });
     } catch (error) {
       this.saveMessage.set({ ok: false, text: describeError(error) });
