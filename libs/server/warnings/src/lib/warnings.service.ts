@@ -73,7 +73,7 @@ export class WarningsService {
     const order = query.order ?? 'desc';
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const cursor = decodeWarningCursor(query.cursor, sort, order);
-    const { column, cast } = SORT_KEYS[sort];
+    const { column, cast, text } = SORT_KEYS[sort];
     const qb = this.warnings.createQueryBuilder('w');
     if (sort === 'app') qb.innerJoin('app', 'a', 'a.id = w.app_id');
     if (query.proxyId) qb.andWhere('w.proxy_id = :proxyId', { proxyId: query.proxyId });
@@ -95,7 +95,7 @@ export class WarningsService {
         },
       );
     const direction = order === 'desc' ? 'DESC' : 'ASC';
-    qb.addSelect(`(${column})::text`, 'sort_key')
+    qb.addSelect(text, 'sort_key')
       .orderBy(column, direction)
       .addOrderBy('w.id', direction)
       .limit(limit + 1);
@@ -320,17 +320,22 @@ function grantOf(warning: AccessWarningEntity, scope: 'path' | 'shape'): Grant |
 }
 
 /** Per sort: the SQL key (then the id) and the type its cursor value is read back as. */
-const SORT_KEYS: Record<WarningSort, { column: string; cast: string }> = {
-  lastSeen: { column: 'w.last_seen', cast: 'timestamptz' },
-  firstSeen: { column: 'w.first_seen', cast: 'timestamptz' },
-  count: { column: 'w.count', cast: 'integer' },
-  app: { column: 'a.name', cast: 'text' },
+const SORT_KEYS: Record<WarningSort, { column: string; cast: string; text: string }> = {
+  lastSeen: { column: 'w.last_seen', cast: 'timestamptz', text: utcText('w.last_seen') },
+  firstSeen: { column: 'w.first_seen', cast: 'timestamptz', text: utcText('w.first_seen') },
+  count: { column: 'w.count', cast: 'integer', text: 'w.count::text' },
+  app: { column: 'a.name', cast: 'text', text: 'a.name' },
 };
+
+/** A time in UTC to the microsecond, whatever the session's time zone and date style. */
+function utcText(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
 
 interface WarningCursor {
   sort: WarningSort;
   order: 'asc' | 'desc';
-  /** The last row's sort key as PostgreSQL writes it as text. */
+  /** The last row's sort key as text (`SORT_KEYS`' `text`). */
   key: string;
   id: string;
 }
@@ -373,7 +378,7 @@ function decodeWarningCursor(
       ? /^-?\d{1,10}$/.test(key)
       : sort === 'app'
         ? key.length <= 200
-        : !Number.isNaN(Date.parse(key.replace(' ', 'T')));
+        : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(key);
   if (!valid) throw new BadRequestException('cursor is not a cursor this API returned');
   return { sort, order, key, id };
 }
