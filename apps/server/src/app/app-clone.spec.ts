@@ -172,7 +172,7 @@ describe('cloning an app', () => {
     const revisions = (await admin.get(`/api/admin/v1/proxies/${moviesCopy.id}/revisions`).expect(200))
       .body as Page<RevisionDto>;
     expect(revisions.items).toHaveLength(1);
-    expect(revisions.items[0]).toMatchObject({ kind: 'manual', author: 'admin', active: true });
+    expect(revisions.items[0]).toMatchObject({ kind: 'created', author: 'admin', active: true });
     expect(revisions.items[0].summary.text).toContain('Proxy cloned from "Overseerr"');
     const changes = (await admin.get(`/api/admin/v1/changes?appId=${copy.id}&limit=100`).expect(200))
       .body as Page<ChangeDto>;

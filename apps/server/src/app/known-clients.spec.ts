@@ -264,7 +264,7 @@ describe('known clients: fit of real allowlists, applied as a revision, and the 
     const history = (
       (await admin.get(`/api/admin/v1/proxies/${proxy.id}/revisions`).expect(200)).body as Page<RevisionDto>
     ).items;
-    expect(history.map((r) => r.kind)).toEqual(['client-fit', 'restore', 'client-fit', 'manual']);
+    expect(history.map((r) => r.kind)).toEqual(['client-fit', 'restore', 'client-fit', 'created']);
     await admin.post(`/api/admin/v1/proxies/${proxy.id}/revisions/${history[3].id}/restore`).expect(200);
     expect(await allowlist(proxy.id)).toEqual(before);
     expect((await fit(proxy.id)).missing).toEqual(fitBefore.missing);

@@ -323,7 +323,7 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       await save(proxy.id, { '/api/v3/movie/{id}': ['delete'], '/api/v3/command': ['post'] });
       await admin.patch(`/api/admin/v1/proxies/${proxy.id}`, { active: false }).expect(200);
       const [deactivated, saved, created] = await revisions(proxy.id);
-      expect(created).toMatchObject({ kind: 'manual', author: TEST_ADMIN.username, overrides: {}, active: true });
+      expect(created).toMatchObject({ kind: 'created', author: TEST_ADMIN.username, overrides: {}, active: true });
       expect(created.summary.added).toHaveLength(3);
       expect(saved).toMatchObject({ kind: 'manual', author: TEST_ADMIN.username, active: true });
       expect(saved.summary).toEqual({
@@ -380,7 +380,7 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
         'restore',
         'manual',
         'manual',
-        'manual',
+        'created',
       ]);
       // The key did not change.
       expect((await call('restorable', proxy.key, 'GET', '/api/v3/calendar')).status).toBe(200);

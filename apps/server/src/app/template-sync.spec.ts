@@ -264,7 +264,7 @@ describe('template repository sync', () => {
       // A dry run reports exactly what the sync will do, and changes nothing.
       const preview = await sync(true);
       expect(found(await template('homepage'), 'homepage').blocks['radarr']['/api/v3/calendar']).toEqual(['get']);
-      expect((await revisions(one.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+      expect((await revisions(one.proxy.id)).map((r) => r.kind)).toEqual(['created']);
 
       const report = await sync();
       expect({ ...preview, dryRun: false }).toEqual(report);
@@ -279,11 +279,11 @@ describe('template repository sync', () => {
       expect(report.proxies.map((p) => p.appName).sort()).toEqual(['sync-one', 'sync-two']);
       for (const { proxy } of [one, two]) {
         const [latest, ...rest] = await revisions(proxy.id);
-        expect(rest.map((r) => r.kind)).toEqual(['manual']);
+        expect(rest.map((r) => r.kind)).toEqual(['created']);
         expect(latest).toMatchObject({ kind: 'template-sync', author: TEST_ADMIN.username, overrides: {} });
         expect(latest.summary).toMatchObject({ added: [], removed: [calendar] });
       }
-      expect((await revisions(other.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+      expect((await revisions(other.proxy.id)).map((r) => r.kind)).toEqual(['created']);
       // Enforced by the next request: the removal at once, the addition not yet.
       expect((await call('sync-two', two.proxy.key, 'GET', '/api/v3/calendar')).status).toBe(403);
       expect((await call('sync-two', two.proxy.key, 'DELETE', '/api/v3/movie/3')).status).toBe(403);
@@ -352,7 +352,7 @@ describe('template repository sync', () => {
         ]);
         expect(await effective(used.proxy.id)).toEqual(before);
         expect(found(await template('kometa'), 'kometa').blocks['radarr']['/api/v3/config/host']).toBeUndefined();
-        expect((await revisions(used.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+        expect((await revisions(used.proxy.id)).map((r) => r.kind)).toEqual(['created']);
         for (const [method, path] of [
           ['GET', '/api/v3/config/host'],
           ['POST', '/api/v3/command'],
@@ -416,7 +416,7 @@ describe('template repository sync', () => {
         expect((await sync()).pending).toEqual([]);
         expect(await pending()).toEqual([]);
         expect(await effective(used.proxy.id)).toEqual(before);
-        expect((await revisions(used.proxy.id)).map((r) => r.kind)).toEqual(['manual']);
+        expect((await revisions(used.proxy.id)).map((r) => r.kind)).toEqual(['created']);
       });
 
       it('apply grants the held change to the template and its proxies, with a template-sync revision', async () => {
