@@ -13,6 +13,18 @@ const PREFIX = 'a11y';
 /** The project's copy of the community template repository, synced as a local directory. */
 const TEMPLATE_REPO = resolve(__dirname, '../../../../libs/server/template-sync/src/testing/template-repo');
 const THEMES = ['light', 'dark'] as const;
+/** A phone's viewport: no page may scroll sideways at this width. */
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+/**
+ * An app name of `length` characters: one long word (no place to break it) and then words, so long
+ * names are exercised wherever the name shows (Warnings, Apps, app detail, the proxy's tabs, Recent changes).
+ */
+function longName(length: number): string {
+  const word = 'Averylongappnamewithoutanyspace'.repeat(8).slice(0, Math.round(length * 0.6));
+  const words = ' and then a spaced part that goes on'.repeat(10);
+  return (word + words).slice(0, length).trimEnd().padEnd(length, 'x');
+}
 type Theme = (typeof THEMES)[number];
 
 /** One state of one page: where it is, how to know it is shown with its content, and what to open. */
@@ -23,7 +35,7 @@ interface Visit {
   open?: (page: Page) => Promise<unknown>;
 }
 
-describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', () => {
+describe('every dashboard page meets WCAG 2.1 AA (axe-core) and fits a 390 px phone, light and dark', () => {
   const suite = browserSuite({
     admin: ADMIN,
     env: { TEMPLATE_ROOT: TEMPLATE_REPO },
@@ -35,6 +47,8 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
   let origin: string;
   let app: AppDto;
   let proxy: ProxyConnectionDto;
+  let longApp: AppDto;
+  let longProxy: ProxyConnectionDto;
 
   beforeAll(async () => {
     ({ server, browser, origin } = suite);
@@ -62,8 +76,23 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       app,
       config: { overrides: { '/api/v3/movie/{id}': ['delete'] }, active: true },
     }));
-    for (const path of ['/api/v3/calendar', '/api/v3/system/backup']) {
-      const response = await fetch(`${server.url}/proxy/overseerr${path}`, { headers: { 'x-api-key': proxy.key } });
+    // The longest name the server takes: 200 characters (100 until the apps' limit is raised).
+    const createLong = (length: number) =>
+      admin.request<AppDto>('POST', '/api/admin/v1/apps', {
+        name: longName(length),
+        slug: 'long-name',
+        templateId: null,
+        active: true,
+      });
+    longApp = await createLong(200).catch(() => createLong(100));
+    ({ proxy: longProxy } = await seedProxy(admin, { service, app: longApp }));
+    const refusals = [
+      { slug: 'overseerr', key: proxy.key, path: '/api/v3/calendar' },
+      { slug: 'overseerr', key: proxy.key, path: '/api/v3/system/backup' },
+      { slug: 'long-name', key: longProxy.key, path: '/api/v3/calendar' },
+    ];
+    for (const { slug, key, path } of refusals) {
+      const response = await fetch(`${server.url}/proxy/${slug}${path}`, { headers: { 'x-api-key': key } });
       await response.arrayBuffer();
       expect(response.status).toBe(403);
     }
@@ -71,6 +100,7 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
 
   const heading = (page: Page, name: string) => page.getByRole('heading', { name }).first().waitFor();
   const proxyPath = (tab: string) => `/apps/${app.id}/proxies/${proxy.id}/${tab}`;
+  const longProxyPath = (tab: string) => `/apps/${longApp.id}/proxies/${longProxy.id}/${tab}`;
 
   const VISITS: Visit[] = [
     { name: 'home', path: () => '/home', ready: (page) => page.getByText('Reachable').first().waitFor() },
@@ -132,6 +162,31 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
         await page.getByRole('button', { name: 'Save as template' }).click();
         await page.getByLabel('New template’s name').waitFor();
       },
+    },
+    {
+      name: 'app detail, long name',
+      path: () => `/apps/${longApp.id}`,
+      ready: (page) => page.getByRole('heading', { name: longApp.name }).first().waitFor(),
+    },
+    {
+      name: 'proxy connection, long name',
+      path: () => longProxyPath('connection'),
+      ready: (page) => heading(page, 'Connection details'),
+    },
+    {
+      name: 'proxy endpoints, long name',
+      path: () => longProxyPath('endpoints'),
+      ready: (page) => page.getByLabel('Search API paths').waitFor(),
+    },
+    {
+      name: 'proxy usage, long name',
+      path: () => longProxyPath('usage'),
+      ready: (page) => page.getByTestId('route-get-/api/v3/calendar').waitFor(),
+    },
+    {
+      name: 'proxy history, long name',
+      path: () => longProxyPath('history'),
+      ready: (page) => page.getByText('Proxy created', { exact: false }).last().waitFor(),
     },
     {
       name: 'proxy connection, how-to open',
@@ -235,7 +290,8 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
     {
       name: 'warnings',
       path: () => '/warnings',
-      ready: (page) => page.getByTestId('warning-get-/api/v3/calendar').waitFor(),
+      // Two apps' proxies were refused GET /api/v3/calendar: Overseerr's and the long-named app's.
+      ready: (page) => page.getByTestId('warning-get-/api/v3/calendar').first().waitFor(),
     },
     {
       name: 'warnings of a proxy (learning control)',
@@ -266,6 +322,55 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
     return violations.map((v) => `${name} [${theme}] ${v.id} (${v.help}): ${v.targets.join(', ')}`);
   }
 
+  /**
+   * "page [theme] scrolls sideways at 390 px by N px (…)" when the page (or the shell's main area) is
+   * wider than a phone's viewport, naming the elements that stick out; the viewport is the desktop's again after.
+   */
+  async function sideways(page: Page, name: string, theme: Theme): Promise<string[]> {
+    await page.setViewportSize(PHONE);
+    try {
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const found = await page.evaluate(() => {
+        const width = window.innerWidth;
+        const main = document.querySelector('main');
+        const overflow = {
+          page: document.documentElement.scrollWidth - width,
+          main: main ? main.scrollWidth - main.clientWidth : 0,
+        };
+        const culprits: string[] = [];
+        if (overflow.page > 0 || overflow.main > 0) {
+          // The innermost elements past the right edge that no scroll container of their own holds.
+          const scrolls = (el: Element) => getComputedStyle(el).overflowX !== 'visible';
+          const contained = (el: Element) => {
+            for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+              if (scrolls(up)) return true;
+            return false;
+          };
+          const past = (el: Element) => el.getBoundingClientRect().right > width + 0.5;
+          for (const el of Array.from(document.querySelectorAll('body *'))) {
+            if (!past(el) || contained(el) || Array.from(el.children).some(past)) continue;
+            const classes = Array.from(el.classList)
+              .map((c) => `.${c}`)
+              .join('');
+            const text = (el.textContent ?? '').trim().slice(0, 40);
+            const right = Math.round(el.getBoundingClientRect().right - width);
+            culprits.push(`${el.tagName.toLowerCase()}${classes} "${text}" +${right}px`);
+            if (culprits.length === 4) break;
+          }
+        }
+        return { ...overflow, culprits };
+      });
+      if (found.page <= 0 && found.main <= 0) return [];
+      await browser.screenshot(`${PREFIX}-${theme}-390-${name.replace(/\W+/g, '-')}`).catch(() => undefined);
+      return [
+        `${name} [${theme}] scrolls sideways at 390 px by ${found.page} px (main: ${found.main} px): ` +
+          found.culprits.join('; '),
+      ];
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  }
+
   async function setTheme(page: Page, theme: Theme): Promise<void> {
     await page.evaluate((value) => localStorage.setItem('arrbiter.theme', value), theme);
   }
@@ -285,6 +390,7 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
     await page.getByRole('alert').getByText('Wrong username or password').waitFor();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     found.push(...(await check(page, 'sign-in, wrong password', theme)));
+    found.push(...(await sideways(page, 'sign-in, wrong password', theme)));
     expect(found).toEqual([]);
   });
 
@@ -307,6 +413,7 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core), light and dark', ()
       ]);
       await visit.open?.(page);
       found.push(...(await check(page, visit.name, theme)));
+      found.push(...(await sideways(page, visit.name, theme)));
     }
     expect(found).toEqual([]);
   });
