@@ -51,12 +51,14 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
     expect(await call('overseerr', overseerr.key, '/api/v3/calendar')).toBe(403);
     expect(await call('overseerr', overseerr.key, '/api/v3/config/host')).toBe(403);
     const names = [LONG_NAME, 'Bulk B', 'Bulk C'];
+    const bulk: string[] = [];
     for (const [i, name] of names.entries()) {
       const { proxy } = await seedProxy(admin, {
         service: first.service,
         app: { name, slug: `bulk-${i}` },
         config: { overrides: {}, active: true },
       });
+      bulk.push(proxy.id);
       for (let n = 0; n < PER_PROXY; n += 1) {
         const status = await call(`bulk-${i}`, proxy.key, `/api/v3/${word(n)}`);
         expect(status).toBe(403);
@@ -64,15 +66,12 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
       // One path called more than once, to sort by count.
       for (let n = 0; n < 5 + i; n += 1) await call(`bulk-${i}`, proxy.key, `/api/v3/top${word(i)}`);
     }
+    // Each proxy's own list (under 200 rows each): one page apiece.
     await eventually('every refusal is a warning', async () => {
       let count = 0;
-      let cursor: string | null = null;
-      do {
-        const page: ListPage<WarningDto> = await warnings(`limit=200${cursor ? `&cursor=${cursor}` : ''}`);
-        count += page.items.length;
-        cursor = page.nextCursor;
-      } while (cursor);
-      return count >= 3 * PER_PROXY + 3 + 3;
+      for (const proxyId of [overseerr.id, ...bulk])
+        count += (await warnings(`proxyId=${proxyId}&limit=200`)).items.length;
+      return count === 3 * PER_PROXY + 3 + 3;
     });
   });
 
@@ -142,7 +141,7 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
     const { page } = suite;
     await page.setViewportSize({ width: 390, height: 844 });
     try {
-      await warningsPage(page, '?q=zzb');
+      await warningsPage(page, '?q=zzb&sort=app&order=desc');
       await page.locator('tbody tr').first().waitFor();
       const link = page.locator(`a.app-name[title^="${LONG_NAME}"]`).first();
       await link.waitFor();
@@ -152,7 +151,7 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
-    await warningsPage(page, '?q=zzb');
+    await warningsPage(page, '?q=zzb&sort=app&order=desc');
     await page.locator('tbody tr').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   });
