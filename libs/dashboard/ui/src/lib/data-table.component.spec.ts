@@ -5,6 +5,7 @@ import {
   DataRowDetailDirective,
   DataTableComponent,
   DataTableEmptyDirective,
+  type ServerSort,
 } from './data-table.component';
 
 interface Row {
@@ -70,6 +71,27 @@ class CaptionHostComponent {
   loaded = true;
 }
 
+/** Rows sorted by the server: the headers ask, the rows stay as given. */
+@Component({
+  imports: [DataTableComponent, DataColumnDirective],
+  template: `
+    <arb-data-table
+      label="Warnings"
+      [rows]="rows"
+      [serverSort]="sort()"
+      (sortChange)="asked.push($event); sort.set($event)"
+    >
+      <ng-template arbColumn="Name" sortKey="name" let-row>{{ row.name }}</ng-template>
+      <ng-template arbColumn="Count" sortKey="count" let-row>{{ row.count }}</ng-template>
+    </arb-data-table>
+  `,
+})
+class ServerSortHostComponent {
+  readonly rows = ROWS;
+  readonly sort = signal<ServerSort | null>({ key: 'count', direction: 'descending' });
+  readonly asked: ServerSort[] = [];
+}
+
 describe('DataTableComponent', () => {
   function render() {
     const fixture = TestBed.createComponent(HostComponent);
@@ -121,6 +143,26 @@ describe('DataTableComponent', () => {
     expect(names()).toEqual(['Gamma', 'Beta', 'alpha']);
     // The index a cell gets is the row's place in the list given, not on the screen.
     expect(fixture.nativeElement.querySelector('tbody tr:first-child td.actions').textContent.trim()).toBe('Delete 2');
+  });
+
+  it('leaves the order to the server with sortKey: the header asks, aria-sort follows serverSort', () => {
+    const fixture = TestBed.createComponent(ServerSortHostComponent);
+    fixture.detectChanges();
+    const element = fixture.nativeElement as HTMLElement;
+    const headers = () => [...element.querySelectorAll('th')].map((th) => th.getAttribute('aria-sort'));
+    const names = () => [...element.querySelectorAll('tbody tr td:first-child')].map((td) => td.textContent?.trim());
+    expect(headers()).toEqual(['none', 'descending']);
+    (element.querySelectorAll('th button')[1] as HTMLButtonElement).click();
+    fixture.detectChanges();
+    (element.querySelectorAll('th button')[0] as HTMLButtonElement).click();
+    fixture.detectChanges();
+    expect(fixture.componentInstance.asked).toEqual([
+      { key: 'count', direction: 'ascending' },
+      { key: 'name', direction: 'descending' },
+    ]);
+    expect(headers()).toEqual(['descending', 'none']);
+    // The rows stay in the order given.
+    expect(names()).toEqual(['Beta', 'alpha', 'Gamma']);
   });
 
   it("shows a row's detail in a full-width row under it while it is open", () => {
