@@ -58,7 +58,7 @@ export function confirmGrant(
         >{{ text }}</span
       >
       @if (reason()) {
-        <span class="hint risk-reason">{{ risk()?.reason }}</span>
+        &ngsp;<span class="hint risk-reason">{{ risk()?.reason }}</span>
       }
     }
   `,
