@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { AccessWarningSorts1795842900000 } from './1795842900000-AccessWarningSorts';
 import { UnauthorizedUsage1795842897222 } from './1795842897222-UnauthorizedUsage';
 import { AdminPasswordGenerated1795814700000 } from './1795814700000-AdminPasswordGenerated';
 import { AppKnownClient1795814600000 } from './1795814600000-AppKnownClient';
@@ -36,4 +37,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   AppKnownClient1795814600000,
   AdminPasswordGenerated1795814700000,
   UnauthorizedUsage1795842897222,
+  AccessWarningSorts1795842900000,
 ];

@@ -6,6 +6,8 @@ import { ProxyEntity } from '@arrbiter/server/proxies/entities';
 @Entity('access_warning')
 @Unique('UQ_access_warning_key', ['proxyId', 'method', 'routeKey'])
 @Index('IDX_access_warning_last_seen', ['lastSeen', 'id'])
+@Index('IDX_access_warning_first_seen', ['firstSeen', 'id'])
+@Index('IDX_access_warning_count', ['count', 'id'])
 export class AccessWarningEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
