@@ -324,7 +324,8 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core) and fits a 390 px ph
 
   /**
    * "page [theme] scrolls sideways at 390 px by N px (…)" when the page (or the shell's main area) is
-   * wider than a phone's viewport, naming the elements that stick out; the viewport is the desktop's again after.
+   * wider than a phone's viewport, naming the elements that stick out, and "… cuts off tabs" when a tab bar
+   * hides a tab past the edge; the viewport is the desktop's again after.
    */
   async function sideways(page: Page, name: string, theme: Theme): Promise<string[]> {
     await page.setViewportSize(PHONE);
@@ -358,11 +359,18 @@ describe('every dashboard page meets WCAG 2.1 AA (axe-core) and fits a 390 px ph
             if (culprits.length === 4) break;
           }
         }
-        return { ...overflow, culprits };
+        // A tab bar that scrolls itself still hides its last tabs on a phone: every tab must be in view.
+        const cutTabs = Array.from(document.querySelectorAll('.tabs a'))
+          .filter((tab) => tab.getBoundingClientRect().right > width + 0.5)
+          .map((tab) => (tab.textContent ?? '').trim());
+        return { ...overflow, culprits, cutTabs };
       });
-      if (found.page <= 0 && found.main <= 0) return [];
+      const cut =
+        found.cutTabs.length > 0 ? [`${name} [${theme}] cuts off tabs at 390 px: ${found.cutTabs.join(', ')}`] : [];
+      if (found.page <= 0 && found.main <= 0) return cut;
       await browser.screenshot(`${PREFIX}-${theme}-390-${name.replace(/\W+/g, '-')}`).catch(() => undefined);
       return [
+        ...cut,
         `${name} [${theme}] scrolls sideways at 390 px by ${found.page} px (main: ${found.main} px): ` +
           found.culprits.join('; '),
       ];
