@@ -16,10 +16,61 @@ export interface Discovery {
   upstreamVersion: string;
 }
 
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+/** Why a connection to an upstream failed: the short cause code (`ECONNREFUSED`, `bad port`…) and a sentence. */
+export interface NetworkFailure {
+  code: string;
+  reason: string;
+}
+
+const TLS_CODE = /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|EPROTO/;
+
+/** Classifies a failed `fetch` (its `cause` carries the socket's code) into one human sentence. */
+export function explainNetworkError(error: unknown, timeoutMs = TIMEOUT_MS): NetworkFailure {
+  type Cause = { code?: string; message?: string; errors?: { code?: string }[] };
+  const cause = (error as { cause?: Cause }).cause;
+  const name = (error as Error).name;
+  const code =
+    cause?.code ?? cause?.errors?.find((e) => e.code)?.code ?? (cause?.message === 'bad port' ? 'bad port' : '');
+  const message = cause?.message ?? (error as Error).message ?? String(error);
+  if (name === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return { code: code || 'timeout', reason: `nothing answered within ${timeoutMs / 1000} s (timeout)` };
+  }
+  switch (code) {
+    case 'bad port':
+      return { code, reason: 'the port is not valid: it is reserved for another protocol and blocked (bad port)' };
+    case 'ECONNREFUSED':
+      return {
+        code,
+        reason: 'nothing answered, the connection was refused (ECONNREFUSED): is the service running on that port?',
+      };
+    case 'ENOTFOUND':
+      return { code, reason: 'the host name was not found (DNS lookup failed, ENOTFOUND)' };
+    case 'EAI_AGAIN':
+      return { code, reason: 'the host name could not be looked up right now (DNS lookup failed, EAI_AGAIN)' };
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return { code, reason: `the host cannot be reached from here (no network route, ${code})` };
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return { code, reason: `the connection was closed before an answer (${code})` };
+  }
+  if (TLS_CODE.test(code)) {
+    return {
+      code,
+      reason: `the secure (HTTPS) connection failed (${code}): check the certificate, or use http:// if the service does not speak HTTPS`,
+    };
+  }
+  return { code: code || 'network', reason: code ? `${message} (${code})` : message };
+}
+
+/** "Arrbiter could not connect to 127.0.0.1 port 1: …", kept whole in the exception's `cause`. */
+function unreachable(baseUrl: string, error: unknown, verb = 'connect to'): BadGatewayException {
+  const url = new URL(baseUrl);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const failure = explainNetworkError(error);
+  return new BadGatewayException(`Arrbiter could not ${verb} ${url.hostname} port ${port}: ${failure.reason}`, {
+    cause: failure,
+  });
 }
 
 /** Talks to a Servarr's own API with its own key (service discovery, OpenAPI descriptions). */
@@ -43,7 +94,7 @@ export class ServarrClient {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      throw new BadGatewayException(`Cannot reach ${new URL(baseUrl).origin}: ${describeNetworkError(error)}`);
+      throw unreachable(baseUrl, error);
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
@@ -53,7 +104,9 @@ export class ServarrClient {
     }
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
-      throw new UnprocessableEntityException('The upstream refused the API key');
+      throw new UnprocessableEntityException(
+        `${new URL(baseUrl).host} refused the API key (HTTP ${response.status}): copy it again from the service's Settings → General`,
+      );
     }
     let text: string;
     try {
@@ -63,7 +116,7 @@ export class ServarrClient {
         const size = error.declared ? `${error.bytes} bytes` : `more than ${maxBytes} bytes`;
         throw new UnprocessableEntityException(`${path} answered with ${size}: not a Servarr`);
       }
-      throw new BadGatewayException(`Cannot read ${new URL(baseUrl).origin}: ${describeNetworkError(error)}`);
+      throw unreachable(baseUrl, error, 'read the answer of');
     }
     let body: unknown;
     try {
@@ -87,11 +140,7 @@ export class ServarrClient {
       if (response.ok) return { reachable: true, latencyMs, error: null };
       return { reachable: false, latencyMs, error: `/ping answered HTTP ${response.status}` };
     } catch (error) {
-      const reason =
-        (error as Error).name === 'TimeoutError'
-          ? `no answer within ${timeoutMs / 1000} s`
-          : describeNetworkError(error);
-      return { reachable: false, latencyMs: null, error: reason };
+      return { reachable: false, latencyMs: null, error: explainNetworkError(error, timeoutMs).reason };
     }
   }
 
@@ -101,7 +150,9 @@ export class ServarrClient {
    */
   async discover(baseUrl: string, apiKey: string): Promise<Discovery> {
     const notServarr = (why: string) =>
-      new UnprocessableEntityException(`${baseUrl} does not look like a Servarr (${why}): check the base URL`);
+      new UnprocessableEntityException(
+        `${baseUrl} answers, but not like Sonarr, Radarr or another Servarr (${why}): check the base URL and URL base`,
+      );
     const versions = await this.getJson(baseUrl, '/api', apiKey);
     const info = versions.body as { current?: unknown; deprecated?: unknown } | undefined;
     if (versions.status !== 200 || typeof info?.current !== 'string' || !/^v\d{1,2}$/.test(info.current)) {
