@@ -198,6 +198,19 @@ describe(ChangesService.name, () => {
       expect(await summaries({ objectType: 'service', actor: 'alice' })).toEqual([]);
     });
 
+    it('leaves out sign-ins and sign-outs when asked (signIns: false), and keeps them otherwise', async () => {
+      await change(1, { action: 'session.signed-in', objectType: 'session' });
+      await change(2, { action: 'app.updated' });
+      await change(3, { action: 'session.signed-out', objectType: 'session' });
+      await change(4, { action: 'session.revoked', objectType: 'session' });
+      const summaries = async (query: Parameters<ChangesService['list']>[0]) =>
+        (await service.list(query)).items.map((item) => item.summary);
+
+      expect(await summaries({ signIns: false })).toEqual(['change at 4s', 'change at 2s']);
+      expect(await summaries({})).toEqual(['change at 4s', 'change at 3s', 'change at 2s', 'change at 1s']);
+      expect(await summaries({ signIns: true })).toHaveLength(4);
+    });
+
     it('refuses a cursor it did not hand out', async () => {
       await change(1);
       await expect(service.list({ cursor: 'bm90IGEgY3Vyc29y' })).rejects.toBeInstanceOf(BadRequestException);

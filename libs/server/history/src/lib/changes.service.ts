@@ -38,6 +38,9 @@ export function toChangeDto(change: ChangeEntity): ChangeDto {
   };
 }
 
+/** Sign-ins and sign-outs: the changes `?signIns=false` leaves out. */
+export const SESSION_ACTIONS = ['session.signed-in', 'session.signed-out'];
+
 /**
  * The audit trail of admin writes: recorded in the write's own transaction (the `TransactionHost`
  * transaction the caller runs in), listed newest first.
@@ -71,6 +74,8 @@ export class ChangesService {
     if (query.objectId) qb.andWhere('c.object_id = :objectId', { objectId: query.objectId });
     if (query.appId) qb.andWhere('c.app_id = :appId', { appId: query.appId });
     if (query.actor) qb.andWhere('c.actor = :actor', { actor: query.actor });
+    if (query.signIns === false)
+      qb.andWhere('c.action NOT IN (:...sessionActions)', { sessionActions: SESSION_ACTIONS });
     return keysetPage(qb, { column: 'c.at', idColumn: 'c.id', at: (c) => c.at }, query, toChangeDto);
   }
 }

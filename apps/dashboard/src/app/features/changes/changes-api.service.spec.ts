@@ -17,4 +17,11 @@ describe(ChangesApiService.name, () => {
     expectRequest('GET', '/api/admin/v1/changes?cursor=n').flush({ items: [], nextCursor: null });
     await next;
   });
+
+  it('asks the server to leave out sign-ins with signIns=false', async () => {
+    const api = TestBed.inject(ChangesApiService);
+    const page = api.list({ signIns: false, limit: 50 });
+    expectRequest('GET', '/api/admin/v1/changes?signIns=false&limit=50').flush({ items: [], nextCursor: null });
+    await page;
+  });
 });

@@ -6,6 +6,8 @@ import { firstValueFrom } from 'rxjs';
 export interface ChangeFilter {
   objectType?: ChangeObjectType | null;
   actor?: string | null;
+  /** `false` leaves out sign-ins and sign-outs. */
+  signIns?: boolean;
   limit?: number;
   cursor?: string | null;
 }

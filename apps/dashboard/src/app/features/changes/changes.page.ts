@@ -47,6 +47,17 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
           (change)="setFilter('actor', actorDraft())"
         />
       </div>
+      <div class="field">
+        <label class="checkbox" for="changes-sign-ins">
+          <input
+            id="changes-sign-ins"
+            type="checkbox"
+            [checked]="showSignIns()"
+            (change)="setFilter('signIns', $any($event.target).checked ? 'true' : '')"
+          />
+          Show sign-ins
+        </label>
+      </div>
     </form>
     <arb-load-state [loading]="loading()" [error]="error()" (retry)="load(true)" />
     @if (loaded() && changes().length === 0) {
@@ -93,6 +104,9 @@ export class ChangesPage {
   private readonly router = inject(Router);
   readonly objectType = input<string>();
   readonly actor = input<string>();
+  /** `?signIns=true` shows sign-ins and sign-outs, which are left out by default (they flood the list). */
+  readonly signIns = input<string>();
+  protected readonly showSignIns = () => this.signIns() === 'true' || this.objectType() === 'session';
   protected readonly types = OBJECT_TYPES;
   protected readonly link = changeLink;
   protected readonly actorDraft = signal('');
@@ -100,6 +114,7 @@ export class ChangesPage {
     this.api.list({
       objectType: OBJECT_TYPES.find((t) => t === this.objectType()),
       actor: this.actor(),
+      signIns: this.showSignIns() ? undefined : false,
       limit: 50,
       cursor,
     }),
@@ -113,6 +128,7 @@ export class ChangesPage {
   constructor() {
     effect(() => {
       this.objectType();
+      this.signIns();
       const actor = this.actor() ?? '';
       untracked(() => {
         this.actorDraft.set(actor);
@@ -121,7 +137,7 @@ export class ChangesPage {
     });
   }
 
-  protected async setFilter(key: 'objectType' | 'actor', value: string): Promise<void> {
+  protected async setFilter(key: 'objectType' | 'actor' | 'signIns', value: string): Promise<void> {
     await this.router.navigate([], {
       queryParams: { [key]: value.trim() || null },
       queryParamsHandling: 'merge',

@@ -26,6 +26,13 @@ describe(ListChangesDto.name, () => {
     ).toEqual([]);
   });
 
+  it('reads signIns from the query string as a boolean, and refuses anything else', async () => {
+    expect(plainToInstance(ListChangesDto, { signIns: 'false' }).signIns).toBe(false);
+    expect(plainToInstance(ListChangesDto, { signIns: 'true' }).signIns).toBe(true);
+    expect(await refused({ signIns: 'false' })).toEqual([]);
+    expect(await refused({ signIns: 'no' })).toEqual(['signIns']);
+  });
+
   it('reads the limit from the query string as a number', () => {
     expect(plainToInstance(ListChangesDto, { limit: '25' }).limit).toBe(25);
   });

@@ -1,6 +1,7 @@
 import { CHANGE_OBJECT_TYPES, ChangeObjectType } from '@arrbiter/contracts';
 import { PageQueryDto } from '@arrbiter/server/http';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export class ListChangesDto extends PageQueryDto {
   @IsOptional()
@@ -19,4 +20,10 @@ export class ListChangesDto extends PageQueryDto {
   @MaxLength(100)
   @IsString()
   actor?: string;
+
+  /** `false` leaves out sign-ins and sign-outs (`session.signed-in`, `session.signed-out`); kept by default. */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  signIns?: boolean;
 }
