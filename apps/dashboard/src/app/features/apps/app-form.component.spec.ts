@@ -113,6 +113,31 @@ describe(AppFormComponent.name, () => {
     expect(api.create).toHaveBeenCalledWith({ name: 'Overseerr', slug: 'overseerr', templateId: null, active: true });
   });
 
+  it("answers an empty name with the app's own message, tied to the fields (no browser tooltip)", async () => {
+    const { element, settle } = await render();
+    const form = element.querySelector('form') as HTMLFormElement;
+    expect(form.noValidate).toBe(true);
+    form.dispatchEvent(new Event('submit'));
+    await settle();
+    expect(api.create).not.toHaveBeenCalled();
+    const alert = element.querySelector('[role=alert]') as HTMLElement;
+    expect(alert.textContent?.trim()).toBe('Enter a name.');
+    const name = element.querySelector('#app-name') as HTMLInputElement;
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(name.getAttribute('aria-describedby')?.split(' ')).toEqual(['app-name-count', alert.id]);
+  });
+
+  it('says the 100-character limit of a name as it is reached', async () => {
+    const { element, type } = await render();
+    const count = () => element.querySelector('#app-name-count')?.textContent?.trim();
+    expect(element.querySelector('#app-name')?.getAttribute('maxlength')).toBe('100');
+    await type('#app-name', 'Overseerr');
+    expect(count()).toBe('9 of 100 characters');
+    await type('#app-name', 'x'.repeat(100));
+    expect(count()).toBe('100 of 100 characters: the limit');
+    expect(element.querySelector('#app-name')?.getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('refuses a bad slug before calling the server', async () => {
     const { element, type, settle } = await render();
     await type('#app-name', 'X');

@@ -26,7 +26,7 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
   imports: [AppNameFieldsComponent, LoadStateComponent, TemplateFitComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="saving.busy()">
+    <form class="card pad" novalidate (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="saving.busy()">
       <h2>{{ app() ? 'Edit app' : 'New app' }}</h2>
       <div class="form-grid">
         <arb-app-name-fields
@@ -35,6 +35,8 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
           [(name)]="name"
           [(slug)]="slug"
           [(slugEdited)]="slugEdited"
+          [invalid]="!!nameProblem()"
+          errorId="app-problem"
         />
         <div class="field">
           <label for="app-template">Template</label>
@@ -70,7 +72,7 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
         </div>
       }
       @if (problem(); as message) {
-        <p class="error" role="alert">{{ message }}</p>
+        <p class="error" role="alert" id="app-problem">{{ message }}</p>
       }
       <div class="form-actions">
         <button type="submit" class="primary" [disabled]="saving.busy()">
@@ -118,6 +120,8 @@ export class AppFormComponent {
     const fit = this.fit.value();
     return fit && fit.templateId === this.templateId() && fit.client === this.fitClient()?.id ? fit : null;
   });
+  /** The form's own finding about the name and slug (not the server's answer). */
+  protected readonly nameProblem = computed(() => (this.touched() ? appNameProblem(this.name(), this.slug()) : null));
   protected readonly problem = computed(() => {
     if (this.saving.error()) return this.saving.error();
     if (!this.touched()) return null;

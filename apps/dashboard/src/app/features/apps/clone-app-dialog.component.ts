@@ -26,17 +26,24 @@ import { AppNameFieldsComponent, appNameProblem } from './app-name-fields.compon
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
     <dialog #dialog class="card modal" aria-labelledby="clone-title" (close)="closed.emit()">
-      <form (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="cloning.busy()">
+      <form novalidate (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="cloning.busy()">
         <h2 id="clone-title">Clone {{ app().name }}</h2>
         <p class="hint">
           The copy gets the same template, state, permissions, rate limits and response scrubbing, and a new key for
           each proxy: clients of this app keep theirs.
         </p>
         <div class="fields">
-          <arb-app-name-fields idPrefix="clone" [(name)]="name" [(slug)]="slug" [(slugEdited)]="slugEdited" />
+          <arb-app-name-fields
+            idPrefix="clone"
+            [(name)]="name"
+            [(slug)]="slug"
+            [(slugEdited)]="slugEdited"
+            [invalid]="!!nameProblem()"
+            errorId="clone-problem"
+          />
         </div>
         @if (problem(); as message) {
-          <p class="error" role="alert">{{ message }}</p>
+          <p class="error" role="alert" id="clone-problem">{{ message }}</p>
         }
         <div class="actions">
           <button type="button" (click)="dialog.close()">Cancel</button>
@@ -66,6 +73,8 @@ export class CloneAppDialogComponent {
   protected readonly slugEdited = signal(false);
   protected readonly cloning = busyAction();
   private readonly touched = signal(false);
+  /** The form's own finding about the name and slug (not the server's answer). */
+  protected readonly nameProblem = computed(() => (this.touched() ? appNameProblem(this.name(), this.slug()) : null));
   protected readonly problem = computed(() => {
     if (this.cloning.error()) return this.cloning.error();
     if (!this.touched()) return null;
