@@ -44,6 +44,24 @@ describe(ServiceFormComponent.name, () => {
     return { fixture, element, type, submit };
   }
 
+  it("answers empty fields with the form's own message on the field at fault (no browser tooltip)", async () => {
+    const { element, type, submit } = await render();
+    expect((element.querySelector('form') as HTMLFormElement).noValidate).toBe(true);
+    await submit();
+    expect(api.create).not.toHaveBeenCalled();
+    const url = element.querySelector('#service-base-url') as HTMLInputElement;
+    const key = element.querySelector('#service-api-key') as HTMLInputElement;
+    expect(element.querySelector('#service-problem[role=alert]')?.textContent?.trim()).toBe(baseUrlProblem(''));
+    expect(url.getAttribute('aria-invalid')).toBe('true');
+    expect(url.getAttribute('aria-describedby')).toBe('service-base-url-hint service-problem');
+    expect(key.getAttribute('aria-invalid')).toBeNull();
+    type('#service-base-url', 'http://radarr:7878');
+    await submit();
+    expect(element.querySelector('#service-problem')?.textContent?.trim()).toBe('Enter the service’s API key.');
+    expect(url.getAttribute('aria-invalid')).toBeNull();
+    expect(key.getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('checks the base URL before calling the server', async () => {
     const { element, type, submit } = await render();
     type('#service-base-url', 'http://radarr:7878/api/v3');

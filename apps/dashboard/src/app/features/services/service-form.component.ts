@@ -32,7 +32,7 @@ export function baseUrlProblem(value: string): string | null {
   selector: 'arb-service-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
   template: `
-    <form class="card pad" (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="saving.busy()">
+    <form class="card pad" novalidate (submit)="$event.preventDefault(); submit()" [attr.aria-busy]="saving.busy()">
       <h2>{{ service() ? 'Edit ' + service()?.name : 'Add a service' }}</h2>
       <div class="form-grid">
         <div class="field">
@@ -46,8 +46,14 @@ export function baseUrlProblem(value: string): string | null {
             (input)="baseUrl.set($any($event.target).value)"
             autocomplete="off"
             spellcheck="false"
+            [attr.aria-invalid]="fieldAtFault() === 'base-url' || null"
+            [attr.aria-describedby]="
+              fieldAtFault() === 'base-url' ? 'service-base-url-hint service-problem' : 'service-base-url-hint'
+            "
           />
-          <small>Include the URL base if the service has one (http://host/radarr), not /api.</small>
+          <small id="service-base-url-hint"
+            >Include the URL base if the service has one (http://host/radarr), not /api.</small
+          >
         </div>
         <div class="field">
           <label for="service-api-key">API key</label>
@@ -60,8 +66,12 @@ export function baseUrlProblem(value: string): string | null {
             (input)="apiKey.set($any($event.target).value)"
             autocomplete="off"
             spellcheck="false"
+            [attr.aria-invalid]="fieldAtFault() === 'api-key' || null"
+            [attr.aria-describedby]="
+              fieldAtFault() === 'api-key' ? 'service-api-key-hint service-problem' : 'service-api-key-hint'
+            "
           />
-          <small>{{
+          <small id="service-api-key-hint">{{
             service() ? 'Leave empty to keep the stored key.' : 'Stored encrypted; clients never see it.'
           }}</small>
         </div>
@@ -70,7 +80,7 @@ export function baseUrlProblem(value: string): string | null {
         <p class="muted" role="status"><span class="spinner" aria-hidden="true"></span> Contacting {{ baseUrl() }}…</p>
       }
       @if (problem(); as message) {
-        <p class="error" role="alert">{{ message }}</p>
+        <p class="error" role="alert" id="service-problem">{{ message }}</p>
       }
       @if (found(); as s) {
         <p class="success" role="status">
@@ -98,12 +108,16 @@ export class ServiceFormComponent {
   protected readonly saving = busyAction();
   private readonly touched = signal(false);
   protected readonly found = signal<ServiceDto | null>(null);
-  protected readonly problem = computed(() => {
-    if (this.saving.error()) return this.saving.error();
+  /** The form's own finding, and the field it is about. */
+  private readonly finding = computed((): { field: 'base-url' | 'api-key'; message: string } | null => {
     if (!this.touched()) return null;
-    if (!this.service() && !this.apiKey().trim()) return 'Enter the service’s API key.';
-    return baseUrlProblem(this.baseUrl().trim());
+    const url = baseUrlProblem(this.baseUrl().trim());
+    if (url) return { field: 'base-url', message: url };
+    if (!this.service() && !this.apiKey().trim()) return { field: 'api-key', message: 'Enter the service’s API key.' };
+    return null;
   });
+  protected readonly fieldAtFault = computed(() => this.finding()?.field ?? null);
+  protected readonly problem = computed(() => this.saving.error() ?? this.finding()?.message ?? null);
 
   protected async submit(): Promise<void> {
     this.touched.set(true);

@@ -62,7 +62,8 @@ export type Reachability =
           [detailOpen]="isEditing"
         >
           <ng-template arbColumn="Name" [of]="list" let-service>
-            <strong>{{ service.name }}</strong> <span class="badge accent">{{ service.type }}</span>
+            <strong>{{ service.name }}</strong
+            >&ngsp;<span class="badge accent">{{ service.type }}</span>
             <div class="hint">version {{ service.upstreamVersion }}</div>
           </ng-template>
           <ng-template arbColumn="Base URL" [of]="list" let-service>
@@ -89,7 +90,7 @@ export type Reachability =
                 <div class="hint">{{ $any(reach()[service.id]).message }}</div>
               }
             }
-            <button type="button" class="link small" (click)="ping(service)">Check</button>
+            &ngsp;<button type="button" class="link small" (click)="ping(service)">Check</button>
           </ng-template>
           <ng-template arbColumn="Actions" hiddenHeader cellClass="actions" [of]="list" let-service>
             <ng-container *arbCan="'editor'">
