@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject, OnInit } from '@angular/core';
+import { ChangeDetectionStrategy, Component, ElementRef, inject, OnInit } from '@angular/core';
 import type { ProxyDefaults } from '@arrbiter/contracts';
 import { Loadable } from '../../core/loadable';
 import { CanDirective } from '../../core/can.directive';
@@ -7,6 +7,12 @@ import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
 import { NotificationsSettingsComponent } from './notifications-settings.component';
 import { busyAction, PageHeaderComponent } from '@arrbiter/dashboard/ui';
+
+export const SETTINGS_SECTIONS = [
+  { id: 'proxy-defaults', title: 'Defaults for new proxies' },
+  { id: 'notifications', title: 'Notifications' },
+  { id: 'backup', title: 'Backup & configuration' },
+] as const;
 
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
 @Component({
@@ -25,11 +31,28 @@ import { busyAction, PageHeaderComponent } from '@arrbiter/dashboard/ui';
       display: grid;
       gap: 1rem;
     }
+    .section-links ul {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.25rem 1rem;
+      margin: 0;
+      padding: 0;
+      list-style: none;
+    }
   `,
   template: `
     <arb-page-header title="Settings" />
-    <section class="card pad" aria-labelledby="defaults-title">
-      <h2 id="defaults-title">Defaults for new proxies</h2>
+    <nav class="section-links" aria-label="Settings sections">
+      <ul>
+        @for (s of sections; track s.id) {
+          <li>
+            <a [href]="'#' + s.id" (click)="jump($event, s.id)">{{ s.title }}</a>
+          </li>
+        }
+      </ul>
+    </nav>
+    <section class="card pad" id="proxy-defaults" aria-labelledby="defaults-title">
+      <h2 id="defaults-title" tabindex="-1">Defaults for new proxies</h2>
       <p class="hint">
         A new proxy starts with these; existing proxies keep their own (change them on a proxy’s page).
       </p>
@@ -60,9 +83,21 @@ import { busyAction, PageHeaderComponent } from '@arrbiter/dashboard/ui';
   `,
 })
 export class SettingsPage implements OnInit {
+  /** The page's sections, linked at its top (each section's id, and the heading focused on a jump). */
+  protected readonly sections = SETTINGS_SECTIONS;
   private readonly api = inject(ProxiesApiService);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   protected readonly defaults = new Loadable<ProxyDefaults>(() => this.api.defaults());
   protected readonly saving = busyAction();
+
+  /** Scrolls to a section and moves focus to its heading (the app's base href breaks a bare `#id` link). */
+  protected jump(event: Event, id: string): void {
+    const section = this.host.nativeElement.querySelector<HTMLElement>(`#${id}`);
+    if (!section) return;
+    event.preventDefault();
+    section.scrollIntoView?.({ block: 'start' });
+    section.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+  }
 
   ngOnInit(): void {
     void this.defaults.load();
