@@ -1,4 +1,13 @@
-import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  effect,
+  inject,
+  input,
+  linkedSignal,
+  signal,
+} from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 import type { AppDto, ServiceDto } from '@arrbiter/contracts';
 import { CanDirective } from '../../core/can.directive';
@@ -78,7 +87,11 @@ export class AppDetailPage {
   protected readonly templates = new Loadable(() => this.templatesApi.list());
   protected readonly editing = signal(false);
   protected readonly action = busyAction();
-  protected readonly serviceId = signal('');
+  /** The service of the proxy to add: the only free one is chosen already. */
+  protected readonly serviceId = linkedSignal(() => {
+    const free = this.freeServices();
+    return free.length === 1 ? free[0].id : '';
+  });
   /** Whether the clone dialog is open. */
   protected readonly cloning = signal(false);
   /** The save-as-template form's name; null while the form is closed. */
