@@ -48,7 +48,7 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
         />
       </div>
       <div class="field">
-        <label class="checkbox" for="changes-sign-ins">
+        <label class="check" for="changes-sign-ins">
           <input
             id="changes-sign-ins"
             type="checkbox"
