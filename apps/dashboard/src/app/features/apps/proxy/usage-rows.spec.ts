@@ -22,6 +22,7 @@ const warning = (method: string, path: string, status: WarningDto['status'], id:
   lastSeen: '2026-11-24T10:00:00.000Z',
   status,
   knownCallers: [],
+  risk: { sensitive: false, destructive: false, purpose: 'read library', reason: 'Neither sensitive nor destructive.' },
 });
 
 describe('usage rows', () => {
