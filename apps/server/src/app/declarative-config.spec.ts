@@ -463,7 +463,9 @@ describe('declarative configuration over the admin API', () => {
       };
       const response = await admin.post('/api/admin/v1/config/import', document).expect(502);
       expect((response.body as { message: string[] }).message).toEqual([
-        expect.stringMatching(/^services\[0\]: Arrbiter could not connect to 127\.0\.0\.1 port 1: the port is not valid/),
+        expect.stringMatching(
+          /^services\[0\]: Arrbiter could not connect to 127\.0\.0\.1 port 1: the port is not valid/,
+        ),
       ]);
       expect(await exported(admin, true)).toEqual(before);
     });

@@ -88,7 +88,7 @@ describe('first sign-in with a generated password', () => {
     await ed.get('/api/auth/session').expect(200);
     await ed.get('/api/auth/sessions').expect(200);
     const keep = await ed.post('/api/auth/password/keep').expect(403);
-    expect(keep.body.message).toMatch(/Only an owner may keep a generated password/);
+    expect(keep.body.message).toMatch(/needs the owner role/);
 
     await ed.put('/api/auth/password', { currentPassword: generated, newPassword: 'chosen by ed 1234' }).expect(204);
     await ed.get('/api/auth/session').expect(({ body }) => expect(body.passwordGenerated).toBe(false));

@@ -36,7 +36,7 @@ import { linkOf, OidcStrategy, StateRequest } from './oidc/oidc.strategy';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionsService, signsInWithGeneratedPassword } from './sessions.service';
 import { SignInThrottle } from './sign-in-throttle';
-import { AdminPrincipal, CurrentAdmin, Public, ReadAccess, SessionOnly } from '@arrbiter/server/access';
+import { AdminPrincipal, CurrentAdmin, OwnerAccess, Public, ReadAccess, SessionOnly } from '@arrbiter/server/access';
 
 @Controller('api/auth')
 export class AuthController {
@@ -182,9 +182,10 @@ export class AuthController {
 
   /**
    * An owner keeps the generated password they signed in with (remembered: not asked again). 403 for
-   * an editor or viewer (they choose their own first), 409 when the password is not a generated one.
+   * an editor or viewer by the role guard (they choose their own first), 409 when the password is not
+   * a generated one.
    */
-  @ReadAccess()
+  @OwnerAccess()
   @SessionOnly()
   @Post('password/keep')
   @HttpCode(HttpStatus.NO_CONTENT)
