@@ -243,6 +243,10 @@ describe('operator workflows in a real browser', () => {
       expect(page.url()).toContain('/endpoints');
 
       await page.getByRole('button', { name: 'Save configuration' }).click();
+      // DELETE is destructive: saving it asks first, naming what it opens.
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.getByTestId('confirm-items').textContent()).toContain('DELETE /api/v3/movie/{id}');
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByText('Configuration saved: 1 grant added, 0 removed.').waitFor();
     });
     expect(await callProxy('/api/v3/movie/3', 'DELETE')).toBe(200);
@@ -339,6 +343,8 @@ describe('operator workflows in a real browser', () => {
       await page.getByRole('heading', { name: 'Recent changes' }).waitFor();
       const table = page.getByRole('table', { name: 'Changes' });
       await table.waitFor();
+      // Sign-ins are left out until asked for.
+      await page.getByLabel('Show sign-ins').check();
       for (const text of [
         'Templates synced',
         'registered',
