@@ -26,7 +26,12 @@ export const OBJECT_TYPES: readonly ChangeObjectType[] = CHANGE_OBJECT_TYPES;
     >
       <button type="button" (click)="load(true)" [disabled]="loading()">Refresh</button>
     </arb-page-header>
-    <form class="card pad form-grid" (submit)="$event.preventDefault(); setFilter('actor', actorDraft())">
+    <form
+      class="card pad form-grid"
+      role="search"
+      aria-label="Filter changes"
+      (submit)="$event.preventDefault(); setFilter('actor', actorDraft())"
+    >
       <div class="field">
         <label for="changes-type">Object</label>
         <select id="changes-type" (change)="setFilter('objectType', $any($event.target).value)">
