@@ -33,12 +33,12 @@ import { MethodBadgeComponent } from '@arrbiter/dashboard/ui';
           <p class="hint">{{ b.serviceType }}</p>
           @for (g of b.added; track g.method + g.path) {
             <div class="add">
-              + <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
+              + <arb-method-badge [method]="g.method" />&ngsp;<code>{{ g.path }}</code>
             </div>
           }
           @for (g of b.removed; track g.method + g.path) {
             <div class="del">
-              − <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
+              − <arb-method-badge [method]="g.method" />&ngsp;<code>{{ g.path }}</code>
             </div>
           }
         }

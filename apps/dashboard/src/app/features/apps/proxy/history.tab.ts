@@ -81,12 +81,12 @@ const KIND_LABELS: Record<RevisionKind, string> = {
                 }
                 @for (g of d.added; track g.method + g.path) {
                   <div class="add">
-                    + <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
+                    + <arb-method-badge [method]="g.method" />&ngsp;<code>{{ g.path }}</code>
                   </div>
                 }
                 @for (g of d.removed; track g.method + g.path) {
                   <div class="del">
-                    − <arb-method-badge [method]="g.method" /> <code>{{ g.path }}</code>
+                    − <arb-method-badge [method]="g.method" />&ngsp;<code>{{ g.path }}</code>
                   </div>
                 }
               </div>
