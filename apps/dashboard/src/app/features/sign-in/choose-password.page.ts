@@ -52,7 +52,7 @@ export function passwordStrength(password: string): { level: 'short' | 'weak' | 
             Choose one of your own to go on.
           }
         </p>
-        <form [formGroup]="form" (ngSubmit)="choose()" aria-labelledby="choose-title" class="fields">
+        <form [formGroup]="form" novalidate (ngSubmit)="choose()" aria-labelledby="choose-title" class="fields">
           <input type="text" autocomplete="username" [value]="auth.username() ?? ''" hidden aria-hidden="true" />
           @if (!heldPassword) {
             <label for="current-password">Generated password</label>

@@ -47,7 +47,7 @@ export const SSO_REASONS: Record<string, string> = {
           <p class="or" aria-hidden="true"><span>or</span></p>
         }
         @if (methods()?.password !== false) {
-          <form [formGroup]="form" (ngSubmit)="submit()" aria-labelledby="sign-in-title" class="password">
+          <form [formGroup]="form" novalidate (ngSubmit)="submit()" aria-labelledby="sign-in-title" class="password">
             <label for="username">Username</label>
             <input
               id="username"

@@ -32,7 +32,7 @@ import { busyAction, ConfirmService, fullTime, TimeComponent } from '@arrbiter/d
         </div>
       </div>
     }
-    <form class="row rotate" (submit)="$event.preventDefault(); rotate()">
+    <form class="row rotate" novalidate (submit)="$event.preventDefault(); rotate()">
       <label [for]="'grace-' + proxy().id">Keep the old key working for</label>
       <select [id]="'grace-' + proxy().id" (change)="choice.set($any($event.target).value)">
         @for (c of choices; track c.value) {
