@@ -17,8 +17,10 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Expected refusals (signed-out session checks, wrong passwords) that Chromium logs as errors. */
+/** Expected refusals (wrong passwords, an expired session's next call) that Chromium logs as errors. */
 const EXPECTED = [/Failed to load resource: the server responded with a status of 401/];
+/** Never expected: the dashboard asks `/api/auth/state` (200 signed out), not the session, on each load. */
+const SESSION_CHECK = /\/api\/auth\/session$/;
 
 export async function openBrowser(): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'arrbiter-chromium-'));
@@ -40,9 +42,10 @@ export async function openBrowser(): Promise<Browser> {
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() !== 'error' || EXPECTED.some((e) => e.test(message.text()))) return;
     // The failing resource's URL last, so that a spec can tell which call failed.
     const url = message.location().url;
+    if (message.type() !== 'error') return;
+    if (EXPECTED.some((e) => e.test(message.text())) && !SESSION_CHECK.test(url)) return;
     errors.push(url ? `${message.text()} ${url}` : message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));

@@ -12,6 +12,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/sign-in',
   'POST /api/auth/sign-out',
   'GET /api/auth/methods',
+  // Says whether the caller is signed in (200 either way); reads a session only when there is one.
+  'GET /api/auth/state',
   'GET /api/auth/oidc/login',
   'GET /api/auth/oidc/callback',
   'GET /health',

@@ -10,6 +10,12 @@ export interface SignInRequest {
   password: string;
 }
 
+/**
+ * `GET /api/auth/state`: whether the caller is signed in, always 200 (the dashboard asks it on every
+ * load; `GET /api/auth/session` answers 401 when signed out, which browsers log as an error).
+ */
+export type SessionStateResponse = { signedIn: false } | { signedIn: true; session: SessionResponse };
+
 /** `POST /api/auth/sign-in` and `GET /api/auth/session` response. */
 export interface SessionResponse {
   username: string;

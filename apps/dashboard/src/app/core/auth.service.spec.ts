@@ -16,7 +16,7 @@ describe(AuthService.name, () => {
 
   it('knows the administrator once the session answers', async () => {
     const pending = auth.ensureSession();
-    http.expectOne('/api/auth/session').flush({ username: 'admin', role: 'editor' });
+    http.expectOne('/api/auth/state').flush({ signedIn: true, session: { username: 'admin', role: 'editor' } });
     await expect(pending).resolves.toBe(true);
     expect(auth.username()).toBe('admin');
     expect(auth.role()).toBe('editor');
@@ -25,15 +25,15 @@ describe(AuthService.name, () => {
     await expect(auth.ensureSession()).resolves.toBe(true);
   });
 
-  it('treats 401 as signed out and other failures as errors', async () => {
+  it('asks the state, which says signed out with a 200, and treats failures as errors', async () => {
     const signedOut = auth.ensureSession();
-    http.expectOne('/api/auth/session').flush({ statusCode: 401 }, { status: 401, statusText: 'Unauthorized' });
+    http.expectOne('/api/auth/state').flush({ signedIn: false });
     await expect(signedOut).resolves.toBe(false);
     expect(auth.username()).toBeNull();
     expect(auth.can('viewer')).toBe(false);
 
     const failing = auth.ensureSession(true);
-    http.expectOne('/api/auth/session').flush({}, { status: 503, statusText: 'Service Unavailable' });
+    http.expectOne('/api/auth/state').flush({}, { status: 503, statusText: 'Service Unavailable' });
     await expect(failing).rejects.toBeTruthy();
   });
 

@@ -1,6 +1,12 @@
-import { HttpClient, HttpErrorResponse } from '@angular/common/http';
+import { HttpClient } from '@angular/common/http';
 import { computed, inject, Injectable, signal } from '@angular/core';
-import type { AdminRole, SessionResponse, SignInMethodsResponse, SignInRequest } from '@arrbiter/contracts';
+import type {
+  AdminRole,
+  SessionResponse,
+  SessionStateResponse,
+  SignInMethodsResponse,
+  SignInRequest,
+} from '@arrbiter/contracts';
 import { firstValueFrom } from 'rxjs';
 
 const RANK: Record<AdminRole, number> = { viewer: 1, editor: 2, owner: 3 };
@@ -35,12 +41,9 @@ export class AuthService {
   /** Asks the server once (or again with `refresh`) whether the browser has a session. */
   async ensureSession(refresh = false): Promise<boolean> {
     if (this.session() !== undefined && !refresh) return this.signedIn();
-    try {
-      this.session.set(await firstValueFrom(this.http.get<SessionResponse>('/api/auth/session')));
-    } catch (error) {
-      if (!(error instanceof HttpErrorResponse) || error.status !== 401) throw error;
-      this.session.set(null);
-    }
+    // The state, not the session: signed out is a 200 there, not a 401 in the browser's console.
+    const state = await firstValueFrom(this.http.get<SessionStateResponse>('/api/auth/state'));
+    this.session.set(state.signedIn ? state.session : null);
     return this.signedIn();
   }
 

@@ -17,7 +17,13 @@ import {
   ServiceUnavailableException,
   UseGuards,
 } from '@nestjs/common';
-import type { AuthSessionDto, SessionResponse, SignInMethodsResponse, SsoLinkResponse } from '@arrbiter/contracts';
+import type {
+  AuthSessionDto,
+  SessionResponse,
+  SessionStateResponse,
+  SignInMethodsResponse,
+  SsoLinkResponse,
+} from '@arrbiter/contracts';
 import { AppConfig, ExternalUrls } from '@arrbiter/server/config';
 import { SecretBox } from '@arrbiter/server/crypto';
 import { ChangesService } from '@arrbiter/server/history';
@@ -36,7 +42,16 @@ import { linkOf, OidcStrategy, StateRequest } from './oidc/oidc.strategy';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 import { SessionsService, signsInWithGeneratedPassword } from './sessions.service';
 import { SignInThrottle } from './sign-in-throttle';
-import { AdminPrincipal, CurrentAdmin, OwnerAccess, Public, ReadAccess, SessionOnly } from '@arrbiter/server/access';
+import {
+  AdminPrincipal,
+  AdminRequest,
+  CurrentAdmin,
+  OwnerAccess,
+  Public,
+  ReadAccess,
+  SessionOnly,
+  SignInOptional,
+} from '@arrbiter/server/access';
 
 @Controller('api/auth')
 export class AuthController {
@@ -167,6 +182,16 @@ export class AuthController {
     }
     const { maxAge: _maxAge, ...options } = sessionCookieOptions(this.config, this.urls, request);
     response.clearCookie(SESSION_COOKIE, options);
+  }
+
+  /**
+   * Whether the caller is signed in, 200 either way (an expired or revoked session, a token that no
+   * longer works: signed out), so that a dashboard's first question is no failed request.
+   */
+  @SignInOptional()
+  @Get('state')
+  state(@Req() request: AdminRequest): SessionStateResponse {
+    return request.admin ? { signedIn: true, session: this.session(request.admin) } : { signedIn: false };
   }
 
   @ReadAccess()

@@ -113,7 +113,7 @@ describe(ChoosePasswordPage.name, () => {
 
   it('asks for the generated password when the tab did not sign in with it', async () => {
     const pending = auth.ensureSession();
-    http.expectOne('/api/auth/session').flush(session('viewer', true));
+    http.expectOne('/api/auth/state').flush({ signedIn: true, session: session('viewer', true) });
     await pending;
     await router.navigateByUrl('/choose-password');
     const { element, type, submit } = await render();

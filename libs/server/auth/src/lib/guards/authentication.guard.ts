@@ -5,7 +5,7 @@ import { bearerCredential, isAdminApiPath } from '../bearer';
 import { ForwardAuth } from '../forward-auth';
 import { SESSION_COOKIE } from '../session-cookie';
 import { SessionsService, signsInWithGeneratedPassword } from '../sessions.service';
-import { AdminPrincipal, AdminRequest, IS_PUBLIC } from '@arrbiter/server/access';
+import { AdminPrincipal, AdminRequest, IS_PUBLIC, SIGN_IN_OPTIONAL } from '@arrbiter/server/access';
 
 /**
  * Default deny: every route needs a signed-in administrator unless it is marked `@Public()`. Who it
@@ -36,8 +36,21 @@ export class AuthenticationGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (isPublic) return true;
-    return this.authenticate(context.switchToHttp().getRequest<AdminRequest>());
+    if (!isPublic) return this.authenticate(context.switchToHttp().getRequest<AdminRequest>());
+    if (this.reflector.get<boolean | undefined>(SIGN_IN_OPTIONAL, context.getHandler()))
+      return this.identify(context.switchToHttp().getRequest<AdminRequest>());
+    return true;
+  }
+
+  /** `@SignInOptional()`: who calls, when anyone does; a credential that does not work is no one. */
+  private async identify(request: AdminRequest): Promise<boolean> {
+    try {
+      const admin = await this.principal(request);
+      if (admin) request.admin = admin;
+    } catch (error) {
+      if (!(error instanceof UnauthorizedException)) throw error;
+    }
+    return true;
   }
 
   private async authenticate(request: AdminRequest): Promise<boolean> {
