@@ -5,7 +5,7 @@ import type { ForwardAuth } from '../forward-auth';
 import { SESSION_COOKIE } from '../session-cookie';
 import type { SessionsService } from '../sessions.service';
 import { AuthenticationGuard } from './authentication.guard';
-import { AdminPrincipal } from '@arrbiter/server/access';
+import { AdminPrincipal, SIGN_IN_OPTIONAL } from '@arrbiter/server/access';
 
 const BY_COOKIE: AdminPrincipal = { id: 'a', username: 'admin', role: 'owner', credential: 'session', actor: 'admin' };
 const BY_TOKEN: AdminPrincipal = { id: 'a', username: 'admin', role: 'viewer', credential: 'token', actor: 'token:ci' };
@@ -32,21 +32,24 @@ function request(path: string, headers: Record<string, string> = {}, cookie?: st
   return { path, headers, cookies: cookie ? { [SESSION_COOKIE]: cookie } : {}, socket: { remoteAddress: '127.0.0.1' } };
 }
 
-function contextFor(req: object, type = 'http', isPublic = false): ExecutionContext {
+function contextFor(req: object, type = 'http', access: boolean | 'optional' = false): ExecutionContext {
   const handler = () => undefined;
   return {
     getType: () => type,
     switchToHttp: () => ({ getRequest: () => req }),
     getHandler: () => handler,
-    getClass: () => (isPublic ? PublicController : PrivateController),
+    getClass: () => (access === 'optional' ? OptionalController : access ? PublicController : PrivateController),
   } as unknown as ExecutionContext;
 }
 class PrivateController {}
 class PublicController {}
+/** `@SignInOptional()`: public, and who calls when anyone does. */
+class OptionalController {}
 
 describe(AuthenticationGuard.name, () => {
   const reflector = {
-    getAllAndOverride: (_key: string, [, type]: unknown[]) => type === PublicController,
+    getAllAndOverride: (key: string, [, type]: unknown[]) =>
+      key === SIGN_IN_OPTIONAL ? type === OptionalController : type === PublicController || type === OptionalController,
   } as unknown as Reflector;
   const sessions = {
     resolve: async (token: string) =>
@@ -66,6 +69,20 @@ describe(AuthenticationGuard.name, () => {
   it('stands aside on the proxy route synchronously, and on public routes', () => {
     expect(guard.canActivate(contextFor({}, 'proxy'))).toBe(true);
     expect(guard.canActivate(contextFor({}, 'http', true))).toBe(true);
+  });
+
+  it('names who calls a sign-in-optional route, and lets a caller with no or a dead credential through as no one', async () => {
+    const signedIn = request('/api/auth/state', {}, 'good');
+    await expect(guard.canActivate(contextFor(signedIn, 'http', 'optional'))).resolves.toBe(true);
+    expect(signedIn.admin).toBe(BY_COOKIE);
+    for (const nobody of [request('/api/auth/state'), request('/api/auth/state', {}, 'expired')]) {
+      await expect(guard.canActivate(contextFor(nobody, 'http', 'optional'))).resolves.toBe(true);
+      expect(nobody.admin).toBeUndefined();
+    }
+    // A plain public route reads no credential at all.
+    const plain = request('/api/auth/methods', {}, 'good');
+    expect(guard.canActivate(contextFor(plain, 'http', true))).toBe(true);
+    expect(plain.admin).toBeUndefined();
   });
 
   it('names the administrator of a valid session cookie', async () => {

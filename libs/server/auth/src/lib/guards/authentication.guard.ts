@@ -37,7 +37,12 @@ export class AuthenticationGuard implements CanActivate {
       context.getClass(),
     ]);
     if (!isPublic) return this.authenticate(context.switchToHttp().getRequest<AdminRequest>());
-    if (this.reflector.get<boolean | undefined>(SIGN_IN_OPTIONAL, context.getHandler()))
+    if (
+      this.reflector.getAllAndOverride<boolean | undefined>(SIGN_IN_OPTIONAL, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    )
       return this.identify(context.switchToHttp().getRequest<AdminRequest>());
     return true;
   }
