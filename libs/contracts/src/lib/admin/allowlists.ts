@@ -1,4 +1,5 @@
 import type { AllowlistMap } from './common';
+import type { RouteRiskDto } from './risk';
 
 /**
  * A proxy's allowlist: what it lets through (`/api/admin/v1/proxies/:id/allowlist`), per endpoint of
@@ -22,6 +23,8 @@ export interface EndpointMethodDto {
   effective: boolean;
   /** The operation's summary from the OpenAPI description. */
   summary?: string;
+  /** What granting this method on the path risks (the permissions lib's `routeRisk`). */
+  risk: RouteRiskDto;
 }
 
 export interface EndpointDto {

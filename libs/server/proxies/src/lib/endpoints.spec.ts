@@ -1,3 +1,4 @@
+import type { EndpointDto } from '@arrbiter/contracts';
 import type { CatalogRoute } from '@arrbiter/server/catalog';
 import { buildEndpoints } from './endpoints';
 
@@ -25,12 +26,15 @@ describe('the permission catalog', () => {
     ]);
     const byId = items[1];
     expect(byId.override).toEqual([]);
-    expect(byId.methods).toEqual([
+    const withoutRisk = (methods: EndpointDto['methods']) => methods.map(({ risk: _risk, ...m }) => m);
+    expect(withoutRisk(byId.methods)).toEqual([
       { method: 'get', template: true, override: false, effective: false },
       { method: 'delete', template: false, override: false, effective: false },
     ]);
-    expect(items[3].methods).toEqual([{ method: 'post', template: false, override: true, effective: true }]);
-    expect(items[4].methods).toEqual([{ method: 'get', template: true, override: null, effective: true }]);
+    expect(withoutRisk(items[3].methods)).toEqual([
+      { method: 'post', template: false, override: true, effective: true },
+    ]);
+    expect(withoutRisk(items[4].methods)).toEqual([{ method: 'get', template: true, override: null, effective: true }]);
   });
 
   it('filters by path substring and tag, in any case', () => {
@@ -57,5 +61,15 @@ describe('the permission catalog', () => {
       '/api/v5/settings/secure': true,
       '/api/v5/settings/update': true,
     });
+  });
+
+  it('gives each method its risk, as every other place that offers a grant does', () => {
+    const items = buildEndpoints('radarr', ROUTES, {}, {});
+    const risk = (path: string, method: string) =>
+      items.find((i) => i.path === path)?.methods.find((m) => m.method === method)?.risk;
+    expect(risk('/api/v3/movie/{id}', 'delete')).toMatchObject({ sensitive: false, destructive: true });
+    expect(risk('/api/v3/movie/{id}', 'get')).toMatchObject({ sensitive: false, destructive: false });
+    expect(risk('/api/v3/config/host', 'get')).toMatchObject({ sensitive: true });
+    expect(risk('/api/v3/config/host', 'get')?.reason).toMatch(/\w/);
   });
 });

@@ -48,6 +48,7 @@ export function buildEndpoints(
         override: override ? override.methods.has(method) : null,
         effective: effectiveByShape.get(shape)?.methods.has(method) ?? false,
         ...(summary ? { summary } : {}),
+        risk: routeRisk(serviceType, undefined, method, { path, operations }),
       };
     });
     const endpoint: EndpointDto = {

@@ -14,7 +14,15 @@ describe(endpointRows.name, () => {
         inCatalog: true,
         sensitive: false,
         override: ['put'],
-        methods: [{ method: 'get', template: true, override: null, effective: true }],
+        methods: [
+          {
+            method: 'get',
+            template: true,
+            override: null,
+            effective: true,
+            risk: { sensitive: false, destructive: false, purpose: 'read library', reason: 'Reads.' },
+          },
+        ],
       },
     ],
   };
@@ -37,6 +45,7 @@ describe(groupRows.name, () => {
     sensitive: false,
     methods: ['get'],
     summaries: {},
+    risks: {},
   });
   const rows = [
     row('/api/v3/movie', 'Movie'),

@@ -1,4 +1,4 @@
-import type { EndpointDto, EndpointsResponse } from '@arrbiter/contracts';
+import type { EndpointDto, EndpointsResponse, RouteRiskDto } from '@arrbiter/contracts';
 import { routeShape } from '@arrbiter/shared/allowlist-rules';
 import { AllowlistDraft, DEFAULT_METHODS, sortMethods } from './allowlist-draft';
 
@@ -10,6 +10,8 @@ export interface EndpointRow {
   sensitive: boolean;
   methods: string[];
   summaries: Record<string, string>;
+  /** The server's risk of each method it knows on the path (`EndpointMethodDto.risk`). */
+  risks: Record<string, RouteRiskDto>;
 }
 
 export interface EndpointGroup {
@@ -53,6 +55,7 @@ export function endpointRows(
         sensitive: false,
         methods: sortMethods([...DEFAULT_METHODS, ...named]),
         summaries: {},
+        risks: {},
       });
     }
   }
@@ -61,7 +64,11 @@ export function endpointRows(
 
 function catalogRow(item: EndpointDto): EndpointRow {
   const summaries: Record<string, string> = {};
-  for (const m of item.methods) if (m.summary) summaries[m.method] = m.summary;
+  const risks: Record<string, RouteRiskDto> = {};
+  for (const m of item.methods) {
+    if (m.summary) summaries[m.method] = m.summary;
+    risks[m.method] = m.risk;
+  }
   return {
     path: item.path,
     tag: item.inCatalog ? (item.tags[0] ?? 'Untagged') : OTHER_PATHS,
@@ -69,6 +76,7 @@ function catalogRow(item: EndpointDto): EndpointRow {
     sensitive: item.sensitive,
     methods: sortMethods(item.methods.map((m) => m.method)),
     summaries,
+    risks,
   };
 }
 

@@ -2,11 +2,22 @@ import { HttpErrorResponse } from '@angular/common/http';
 import { signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { provideRouter } from '@angular/router';
-import type { AdminRole, AllowlistResponse, EndpointsResponse } from '@arrbiter/contracts';
+import type { AdminRole, AllowlistResponse, EndpointsResponse, RouteRiskDto } from '@arrbiter/contracts';
+import { ConfirmService } from '@arrbiter/dashboard/ui';
 import { AuthService } from '../../../core/auth.service';
 import { ProxiesApiService } from '../proxies-api.service';
-import { EndpointsTab, grantRisk } from './endpoints.tab';
+import type { EndpointRow } from './endpoint-rows';
+import { EndpointsTab, grantRisk, rowRisk } from './endpoints.tab';
 import { ProxyContext } from './proxy-context';
+
+const HARMLESS: RouteRiskDto = { sensitive: false, destructive: false, purpose: 'read library', reason: 'Reads.' };
+/** As the server says it (`routeRisk`), in words the name rule could not guess. */
+const BACKUP: RouteRiskDto = {
+  sensitive: true,
+  destructive: false,
+  purpose: 'system',
+  reason: 'Hands out a backup of the whole configuration, every key with it.',
+};
 
 describe(EndpointsTab.name, () => {
   const allowlist: AllowlistResponse = {
@@ -26,8 +37,8 @@ describe(EndpointsTab.name, () => {
         sensitive: false,
         override: null,
         methods: [
-          { method: 'get', template: true, override: null, effective: true },
-          { method: 'post', template: false, override: null, effective: false, summary: 'Add a movie' },
+          { method: 'get', template: true, override: null, effective: true, risk: HARMLESS },
+          { method: 'post', template: false, override: null, effective: false, summary: 'Add a movie', risk: HARMLESS },
         ],
       },
       {
@@ -36,11 +47,12 @@ describe(EndpointsTab.name, () => {
         inCatalog: true,
         sensitive: true,
         override: [],
-        methods: [{ method: 'get', template: false, override: false, effective: false }],
+        methods: [{ method: 'get', template: false, override: false, effective: false, risk: BACKUP }],
       },
     ],
   };
   let api: { allowlist: jest.Mock; endpoints: jest.Mock; saveConfig: jest.Mock; revisions: jest.Mock };
+  let ask: jest.Mock;
 
   async function render(endpoints: () => Promise<EndpointsResponse>, role: AdminRole = 'editor') {
     api = {
@@ -52,6 +64,7 @@ describe(EndpointsTab.name, () => {
         nextCursor: null,
       }),
     };
+    ask = jest.fn().mockResolvedValue(false);
     const context = {
       proxyId: signal('p1'),
       proxy: { value: signal({ id: 'p1', active: true }) },
@@ -62,6 +75,7 @@ describe(EndpointsTab.name, () => {
         provideRouter([]),
         { provide: ProxiesApiService, useValue: api },
         { provide: ProxyContext, useValue: context },
+        { provide: ConfirmService, useValue: { ask } },
         {
           provide: AuthService,
           useValue: { can: (required: AdminRole) => role !== 'viewer' || required === 'viewer' },
@@ -148,12 +162,65 @@ describe(EndpointsTab.name, () => {
     expect(fixture.componentInstance.hasUnsavedChanges()).toBe(false);
   });
 
-  it('marks routes by their names: sensitive and destructive grants ask before a save', () => {
-    const sensitive = new Set(['/api/v3/system/backup']);
-    expect(grantRisk({ method: 'get', path: '/api/v3/system/backup' }, sensitive)?.sensitive).toBe(true);
-    expect(grantRisk({ method: 'delete', path: '/api/v3/movie/{id}' }, sensitive)?.destructive).toBe(true);
-    expect(grantRisk({ method: 'put', path: '/api/v3/movie/editor' }, sensitive)?.destructive).toBe(true);
-    expect(grantRisk({ method: 'get', path: '/api/v3/movie' }, sensitive)).toBeNull();
+  it('takes a grant’s risk from the server, and by the name rule only where the catalog says nothing', () => {
+    const row = (path: string, risks: Record<string, RouteRiskDto>): [string, EndpointRow] => [
+      path,
+      { path, tag: 'System', inCatalog: true, sensitive: false, methods: Object.keys(risks), summaries: {}, risks },
+    ];
+    const command: RouteRiskDto = { ...BACKUP, purpose: 'system', reason: 'Runs any command.' };
+    const rows = new Map([
+      row('/api/v3/system/backup', { get: BACKUP }),
+      row('/api/v3/command', { get: HARMLESS, post: command }),
+      row('/api/v3/movie', { get: HARMLESS }),
+    ]);
+    expect(grantRisk({ method: 'get', path: '/api/v3/system/backup' }, rows)).toBe(BACKUP);
+    // Not guessable from its name: only the server knows POST /api/v3/command runs anything.
+    expect(grantRisk({ method: 'post', path: '/api/v3/command' }, rows)).toBe(command);
+    expect(grantRisk({ method: 'get', path: '/api/v3/command' }, rows)).toBeNull();
+    expect(grantRisk({ method: 'get', path: '/api/v3/movie' }, rows)).toBeNull();
+    // Paths the catalog does not know: every DELETE, a route ending in editor or bulk.
+    expect(grantRisk({ method: 'delete', path: '/api/v3/movie/{id}' }, rows)?.destructive).toBe(true);
+    expect(grantRisk({ method: 'put', path: '/api/v3/movie/editor' }, rows)?.destructive).toBe(true);
+    expect(grantRisk({ method: 'get', path: '/api/v3/other' }, rows)).toBeNull();
+  });
+
+  it('badges a row by the server’s risk of its methods, with the server’s reason', async () => {
+    const { element, type } = await render(() => Promise.resolve(catalog));
+    await type('#endpoint-search', '/api');
+    const row = (path: string) => element.querySelector(`li[data-path="${path}"]`);
+    expect(row('/api/v3/system/backup')?.querySelector('[data-testid="row-risk"]')?.textContent?.trim()).toBe(
+      'Sensitive',
+    );
+    expect(row('/api/v3/system/backup')?.querySelector('.hint')?.textContent).toBe(`GET: ${BACKUP.reason}`);
+    expect(row('/api/v3/movie')?.querySelector('[data-testid="row-risk"]')).toBeNull();
+    expect(
+      rowRisk({
+        path: '/api/v3/command',
+        tag: 'Command',
+        inCatalog: true,
+        sensitive: false,
+        methods: ['get', 'post'],
+        summaries: {},
+        risks: { get: HARMLESS, post: { ...BACKUP, sensitive: false, destructive: true, reason: 'Runs anything.' } },
+      }),
+    ).toEqual({ level: 'destructive', methods: ['POST'], reason: 'Runs anything.' });
+  });
+
+  it('asks before saving a sensitive grant, in the server’s words, and saves nothing when refused', async () => {
+    const { element, settle, type, checkbox, button } = await render(() => Promise.resolve(catalog));
+    await type('#endpoint-search', 'backup');
+    checkbox('GET /api/v3/system/backup')?.dispatchEvent(new Event('change'));
+    await settle();
+    button('Save configuration').click();
+    await settle();
+    expect(ask).toHaveBeenCalledWith(
+      expect.objectContaining({
+        items: [`GET /api/v3/system/backup (Sensitive): ${BACKUP.reason}`],
+        confirmLabel: 'Save',
+      }),
+    );
+    expect(api.saveConfig).not.toHaveBeenCalled();
+    expect(element.textContent).not.toContain('Configuration saved');
   });
 
   it('shows the server’s message when a save fails and keeps the draft', async () => {

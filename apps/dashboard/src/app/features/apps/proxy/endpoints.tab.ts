@@ -5,8 +5,8 @@ import { AuthService } from '../../../core/auth.service';
 import { CanDirective } from '../../../core/can.directive';
 import { HasUnsavedChanges } from '../../../core/unsaved-changes.guard';
 import { ProxiesApiService } from '../proxies-api.service';
-import { AllowlistDraft, customPathProblem } from './allowlist-draft';
-import { endpointRows, groupCount, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
+import { AllowlistDraft, customPathProblem, sortMethods } from './allowlist-draft';
+import { EndpointRow, endpointRows, groupCount, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
 import { GrantUndoComponent } from './grant-undo.component';
 import {
@@ -25,20 +25,17 @@ export function destructivePath(path: string): boolean {
 }
 
 /**
- * What a grant the editor adds risks, as far as the catalog says: sensitive (the catalog flags the
- * path), destructive (every DELETE, a route ending in `editor` or `bulk`); null when neither.
+ * What a grant the editor adds risks: the server's `routeRisk` for the row's method when the catalog
+ * knows it (`EndpointMethodDto.risk`); for a path or method the catalog does not know, the same rule's
+ * by-name part (every DELETE, a route ending in `editor` or `bulk`). Null when neither sensitive nor
+ * destructive.
  */
 export function grantRisk(
   grant: { method: string; path: string },
-  sensitive: ReadonlySet<string>,
+  rows: ReadonlyMap<string, EndpointRow>,
 ): RouteRiskDto | null {
-  if (sensitive.has(grant.path))
-    return {
-      sensitive: true,
-      destructive: false,
-      purpose: 'settings',
-      reason: 'Exposes secrets or controls the server.',
-    };
+  const known = rows.get(grant.path)?.risks[grant.method.toLowerCase()];
+  if (known) return known.sensitive || known.destructive ? known : null;
   if (grant.method.toLowerCase() === 'delete' || destructivePath(grant.path))
     return {
       sensitive: false,
@@ -46,6 +43,34 @@ export function grantRisk(
       purpose: 'delete',
       reason: 'Removes or overwrites things in the library.',
     };
+  return null;
+}
+
+/** A row's badge: sensitive before destructive, with the methods it concerns and the server's reason. */
+export interface RowRisk {
+  level: 'sensitive' | 'destructive';
+  /** The methods the badge is about, as labels (GET, DELETE); empty when the name rule says it of the path. */
+  methods: string[];
+  reason: string;
+}
+
+/**
+ * What a row's badge says: from the server's risk of each method it knows (`EndpointMethodDto.risk`),
+ * or, for a path it does not know (added here, or only in the allowlist), the name rule.
+ */
+export function rowRisk(row: EndpointRow): RowRisk | null {
+  const known = Object.entries(row.risks);
+  if (known.length > 0) {
+    for (const level of ['sensitive', 'destructive'] as const) {
+      const hits = known.filter(([, risk]) => risk[level]);
+      if (hits.length > 0)
+        return { level, methods: sortMethods(hits.map(([m]) => m)).map(methodLabel), reason: hits[0][1].reason };
+    }
+    return null;
+  }
+  if (row.sensitive) return { level: 'sensitive', methods: [], reason: 'Exposes secrets or controls the server.' };
+  if (destructivePath(row.path))
+    return { level: 'destructive', methods: [], reason: 'Removes or overwrites things in the library.' };
   return null;
 }
 
@@ -82,7 +107,7 @@ export class EndpointsTab implements HasUnsavedChanges {
   protected readonly saving = signal(false);
   protected readonly saveMessage = signal<{ ok: boolean; text: string; undo?: RevisionDto[] } | null>(null);
   private readonly confirm = inject(ConfirmService);
-  protected readonly destructivePath = destructivePath;
+  protected readonly rowRisk = rowRisk;
   protected readonly method = methodLabel;
   protected readonly otherPaths = OTHER_PATHS;
   protected readonly groupCount = groupCount;
@@ -212,12 +237,8 @@ export class EndpointsTab implements HasUnsavedChanges {
     this.saving.set(true);
     this.saveMessage.set(null);
     const { added, removed } = this.changes();
-    const sensitive = new Set(
-      this.rows()
-        .filter((r) => r.sensitive)
-        .map((r) => r.path),
-    );
-    const calls = added.map((g) => ({ label: `${methodLabel(g.method)} ${g.path}`, risk: grantRisk(g, sensitive) }));
+    const rows = new Map(this.rows().map((r) => [r.path, r]));
+    const calls = added.map((g) => ({ label: `${methodLabel(g.method)} ${g.path}`, risk: grantRisk(g, rows) }));
     if (!(await confirmGrant(this.confirm, calls, { confirmLabel: 'Save' }))) {
       this.saving.set(false);
       return;
