@@ -2,6 +2,7 @@ import type {
   AllowlistResponse,
   BulkWarningsResponse,
   Page,
+  ProxyConfigSaveResponse,
   RevisionDto,
   UndoRevisionResponse,
   WarningDto,
@@ -90,14 +91,19 @@ describe('undoing a revision', () => {
     const grant = await grantFromWarnings('/api/v3/queue');
     // A later manual edit adds POST on the same path: the GET is still granted, but its override changed.
     const { overrides } = await allowlist();
-    await admin
-      .put(`/api/admin/v1/proxies/${setup.proxy.id}/config`, {
-        overrides: { ...overrides, '/api/v3/queue': ['get', 'post'], '/api/v3/system/status': ['get'] },
-        active: true,
-      })
-      .expect(200);
+    const saved = (
+      await admin
+        .put(`/api/admin/v1/proxies/${setup.proxy.id}/config`, {
+          overrides: { ...overrides, '/api/v3/queue': ['get', 'post'], '/api/v3/system/status': ['get'] },
+          active: true,
+        })
+        .expect(200)
+    ).body as ProxyConfigSaveResponse;
     const [manual] = await revisions();
     expect(manual.kind).toBe('manual');
+    // The save names the revision it wrote (the dashboard's Undo takes it back), with the allowlist.
+    expect(saved.revisionId).toBe(manual.id);
+    expect(saved.effective['/api/v3/queue']).toEqual(['get', 'post']);
     const count = (await revisions()).length;
     const refusal = await undo(grant.id).expect(409);
     expect((refusal.body as { message: string }).message).toMatch(/GET \/api\/v3\/queue: a later revision changed/);

@@ -12,6 +12,12 @@ export interface AllowlistResponse {
   effective: AllowlistMap;
 }
 
+/** `PUT /api/admin/v1/proxies/:id/config`: the allowlist as saved, and the revision the save wrote. */
+export interface ProxyConfigSaveResponse extends AllowlistResponse {
+  /** The `manual` revision the save wrote (for Undo); null when it wrote none. */
+  revisionId: string | null;
+}
+
 /** One method of one path in a proxy's permission catalog. */
 export interface EndpointMethodDto {
   method: string;

@@ -18,6 +18,7 @@ import type {
   AllowlistResponse,
   EndpointsResponse,
   Page,
+  ProxyConfigSaveResponse,
   ProxyConnectionDto,
   ProxyDefaults,
   ProxyDetailsDto,
@@ -149,7 +150,7 @@ export class ProxiesController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: ProxyConfigDto,
     @CurrentAdmin() admin: AdminPrincipal,
-  ): Promise<AllowlistResponse> {
+  ): Promise<ProxyConfigSaveResponse> {
     return this.allowlists.saveConfig(id, dto, admin.actor);
   }
 

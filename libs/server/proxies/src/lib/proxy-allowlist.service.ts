@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { AllowlistMap, AllowlistResponse, EndpointsResponse, Grant, RevisionDto } from '@arrbiter/contracts';
+import type {
+  AllowlistMap,
+  AllowlistResponse,
+  EndpointsResponse,
+  Grant,
+  ProxyConfigSaveResponse,
+  RevisionDto,
+} from '@arrbiter/contracts';
 import { CatalogService } from '@arrbiter/server/catalog';
 import { toRevisionDto } from '@arrbiter/server/history';
 import {
@@ -63,9 +70,9 @@ export class ProxyAllowlistService {
   ) {}
 
   /** Saves the overrides and the active state together (a `manual` revision); the next request sees them. */
-  async saveConfig(id: string, dto: ProxyConfigDto, actor: string): Promise<AllowlistResponse> {
+  async saveConfig(id: string, dto: ProxyConfigDto, actor: string): Promise<ProxyConfigSaveResponse> {
     const overrides = checkedOverrides(dto.overrides);
-    const { context } = await this.revisions.revise(id, {
+    const { context, revision } = await this.revisions.revise(id, {
       kind: 'manual',
       actor,
       action: 'proxy.config-saved',
@@ -79,7 +86,7 @@ export class ProxyAllowlistService {
         if (dto.scrub !== undefined) proxy.scrub = dto.scrub;
       },
     });
-    return allowlistOfContext(context);
+    return { ...allowlistOfContext(context), revisionId: revision.id };
   }
 
   /** What the allowlist is made of and which catalog it is read against. */

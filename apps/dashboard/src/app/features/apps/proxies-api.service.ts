@@ -8,6 +8,7 @@ import type {
   LearnedGrantResponse,
   Page,
   ProxyConfigRequest,
+  ProxyConfigSaveResponse,
   ProxyConnectionDto,
   ProxyDetailsDto,
   ProxyDefaults,
@@ -81,8 +82,8 @@ export class ProxiesApiService {
   }
 
   /** Saves the full overrides map and the active state (a `manual` revision). */
-  saveConfig(id: string, request: ProxyConfigRequest): Promise<AllowlistResponse> {
-    return firstValueFrom(this.http.put<AllowlistResponse>(`${BASE}/${id}/config`, request));
+  saveConfig(id: string, request: ProxyConfigRequest): Promise<ProxyConfigSaveResponse> {
+    return firstValueFrom(this.http.put<ProxyConfigSaveResponse>(`${BASE}/${id}/config`, request));
   }
 
   /**

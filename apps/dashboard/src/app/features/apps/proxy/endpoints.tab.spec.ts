@@ -51,7 +51,13 @@ describe(EndpointsTab.name, () => {
       },
     ],
   };
-  let api: { allowlist: jest.Mock; endpoints: jest.Mock; saveConfig: jest.Mock; revisions: jest.Mock };
+  let api: {
+    allowlist: jest.Mock;
+    endpoints: jest.Mock;
+    saveConfig: jest.Mock;
+    revisions: jest.Mock;
+    undoRevision: jest.Mock;
+  };
   let ask: jest.Mock;
 
   async function render(endpoints: () => Promise<EndpointsResponse>, role: AdminRole = 'editor') {
@@ -63,6 +69,7 @@ describe(EndpointsTab.name, () => {
         items: [{ id: 'r7', proxyId: 'p1', summary: { text: '+1 grant', added: [], removed: [] } }],
         nextCursor: null,
       }),
+      undoRevision: jest.fn().mockResolvedValue({ id: 'r10', proxyId: 'p1', summary: { text: '−1 grant' } }),
     };
     ask = jest.fn().mockResolvedValue(false);
     const context = {
@@ -148,6 +155,7 @@ describe(EndpointsTab.name, () => {
       template: allowlist.template,
       overrides: { '/api/v3/system/backup': [], '/api/v3/movie': ['get', 'post'] },
       effective: { '/api/v3/movie': ['get', 'post'] },
+      revisionId: 'r9',
     });
     button('Save configuration').click();
     await settle();
@@ -156,10 +164,13 @@ describe(EndpointsTab.name, () => {
       active: true,
     });
     expect(element.textContent).toContain('Configuration saved: 1 grant added, 0 removed.');
-    // The save's revision, for Undo.
-    expect(api.revisions).toHaveBeenCalledWith('p1', { limit: 1 });
-    expect(element.querySelector('[data-testid="grant-undo"]')).not.toBeNull();
     expect(fixture.componentInstance.hasUnsavedChanges()).toBe(false);
+    // Undo takes back the revision the save answered (r9), not whichever is newest when it asks (r7).
+    (element.querySelector('[data-testid="grant-undo"]') as HTMLButtonElement).click();
+    await settle();
+    expect(api.undoRevision).toHaveBeenCalledWith('p1', 'r9');
+    expect(api.revisions).not.toHaveBeenCalled();
+    expect(element.textContent).toContain('Undone. −1 grant');
   });
 
   it('takes a grant’s risk from the server, and by the name rule only where the catalog says nothing', () => {

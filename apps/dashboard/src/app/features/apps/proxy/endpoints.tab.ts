@@ -1,6 +1,6 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
-import type { AllowlistResponse, EndpointsResponse, RevisionDto, RouteRiskDto } from '@arrbiter/contracts';
+import type { AllowlistResponse, EndpointsResponse, RouteRiskDto } from '@arrbiter/contracts';
 import { AuthService } from '../../../core/auth.service';
 import { CanDirective } from '../../../core/can.directive';
 import { HasUnsavedChanges } from '../../../core/unsaved-changes.guard';
@@ -8,7 +8,7 @@ import { ProxiesApiService } from '../proxies-api.service';
 import { AllowlistDraft, customPathProblem, sortMethods } from './allowlist-draft';
 import { EndpointRow, endpointRows, groupCount, groupRows, OTHER_PATHS, RowFilter } from './endpoint-rows';
 import { ProxyContext } from './proxy-context';
-import { GrantUndoComponent } from './grant-undo.component';
+import { GrantUndoComponent, UndoableRevision } from './grant-undo.component';
 import {
   ConfirmService,
   confirmGrant,
@@ -105,7 +105,7 @@ export class EndpointsTab implements HasUnsavedChanges {
   protected readonly expanded = signal<ReadonlySet<string>>(new Set());
   protected readonly reviewing = signal(false);
   protected readonly saving = signal(false);
-  protected readonly saveMessage = signal<{ ok: boolean; text: string; undo?: RevisionDto[] } | null>(null);
+  protected readonly saveMessage = signal<{ ok: boolean; text: string; undo?: UndoableRevision[] } | null>(null);
   private readonly confirm = inject(ConfirmService);
   protected readonly rowRisk = rowRisk;
   protected readonly method = methodLabel;
@@ -221,15 +221,6 @@ export class EndpointsTab implements HasUnsavedChanges {
     this.search.set(path);
   }
 
-  /** The revision a save just wrote (for Undo); null when it cannot be read. */
-  private async latestRevision(proxyId: string): Promise<RevisionDto | null> {
-    try {
-      return (await this.api.revisions(proxyId, { limit: 1 })).items[0] ?? null;
-    } catch {
-      return null;
-    }
-  }
-
   protected async save(): Promise<void> {
     const draft = this.draft();
     const proxy = this.context.proxy.value();
@@ -246,11 +237,12 @@ export class EndpointsTab implements HasUnsavedChanges {
     try {
       const saved = await this.api.saveConfig(proxy.id, { overrides: draft.overrides, active: proxy.active });
       this.reset(saved);
-      const revision = added.length > 0 ? await this.latestRevision(proxy.id) : null;
+      // Undo takes back the grants of the revision this save wrote (the server names it).
+      const revisionId = added.length > 0 ? saved.revisionId : null;
       this.saveMessage.set({
         ok: true,
         text: `Configuration saved: ${added.length} grant${added.length === 1 ? '' : 's'} added, ${removed.length} removed.`,
-        ...(revision ? { undo: [revision] } : {}),
+        ...(revisionId ? { undo: [{ id: revisionId, proxyId: proxy.id }] } : {}),
       });
     } catch (error) {
       this.saveMessage.set({ ok: false, text: describeError(error) });

@@ -4,6 +4,9 @@ import type { RevisionDto } from '@arrbiter/contracts';
 import { busyAction, describeError } from '@arrbiter/dashboard/ui';
 import { ProxiesApiService } from '../proxies-api.service';
 
+/** A revision Undo takes back: which, of which proxy (a `RevisionDto`, or the id a save answers). */
+export type UndoableRevision = Pick<RevisionDto, 'id' | 'proxyId'>;
+
 /**
  * A grant's success line with Undo: takes back the grants of each revision it made (one per proxy),
  * then says so, or why it could not (409: a grant changed since).
@@ -39,7 +42,7 @@ export class GrantUndoComponent {
   /** The success message. */
   readonly text = input.required<string>();
   /** The revisions the grant made (Undo takes each back). */
-  readonly revisions = input<readonly RevisionDto[]>([]);
+  readonly revisions = input<readonly UndoableRevision[]>([]);
   /** A link to the proxy's History tab (relative, as a tab gives it). */
   readonly history = input<string>();
   /** After a successful Undo: the `undo` revisions. */
