@@ -61,7 +61,7 @@ describe('undoing a revision', () => {
     expect(first).toMatchObject({ kind: 'created', summary: { added: [], removed: [] } });
     expect(first.summary.text).toMatch(/^Proxy created/);
     const refusal = await undo(first.id).expect(400);
-    expect((refusal.body as { message: string }).message).toMatch(/added no grant/);
+    expect((refusal.body as { message: string }).message).toMatch(/added no grant and revoked none/);
   });
 
   it('takes back exactly the grants a warning grant added, leaving a later grant alone, at once on the proxy route', async () => {
@@ -135,5 +135,29 @@ describe('undoing a revision', () => {
     }
     const [latestUndo] = (await revisions()).filter((r) => r.kind === 'undo');
     await undo(latestUndo.id).expect(400);
+  });
+
+  it('gives back the grants a revision revoked (Fit’s "Revoke unused"), and refuses once one is granted again', async () => {
+    const save = async (overrides: Record<string, string[]>) =>
+      (
+        (await admin.put(`/api/admin/v1/proxies/${setup.proxy.id}/config`, { overrides, active: true }).expect(200))
+          .body as ProxyConfigSaveResponse
+      ).revisionId ?? '';
+    const before = await allowlist();
+    expect(before.effective['/api/v3/tag']).toEqual(['get']);
+    const revoked = await save({ ...before.overrides, '/api/v3/tag': [] });
+    expect((await get('/api/v3/tag')).status).toBe(403);
+    const undone = (await undo(revoked).expect(201)).body as UndoRevisionResponse;
+    expect(undone.revision.summary.added).toEqual([{ path: '/api/v3/tag', method: 'get' }]);
+    expect((await allowlist()).effective).toEqual(before.effective);
+    expect((await get('/api/v3/tag')).status).not.toBe(403);
+
+    // Revoked, then granted again by hand: the revocation can no longer be undone, and nothing is written.
+    const again = await save({ ...(await allowlist()).overrides, '/api/v3/tag': [] });
+    await save({ ...(await allowlist()).overrides, '/api/v3/tag': ['get'] });
+    const count = (await revisions()).length;
+    const refusal = await undo(again).expect(409);
+    expect((refusal.body as { message: string }).message).toMatch(/GET \/api\/v3\/tag is granted again/);
+    expect(await revisions()).toHaveLength(count);
   });
 });

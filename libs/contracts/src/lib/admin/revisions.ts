@@ -54,8 +54,9 @@ export interface RevisionDiffResponse {
 
 /**
  * `POST /api/admin/v1/proxies/:id/revisions/:revisionId/undo` (editor) → 201: a new `undo` revision that
- * removes exactly the grants `revisionId` added, leaving every later change alone; 409 when any of them
- * changed since (already revoked, or its path's override rewritten), and nothing is written.
+ * removes exactly the grants `revisionId` added and gives back those it revoked, leaving every later
+ * change alone; 409 when any of them changed since (already revoked, granted again, or its path's
+ * override rewritten), and nothing is written.
  */
 export interface UndoRevisionResponse {
   revision: RevisionDto;

@@ -192,7 +192,7 @@ export class ProxiesController {
     return this.history.restore(id, revisionId, admin.actor);
   }
 
-  /** Takes back the grants a revision added (a new `undo` revision); 409 when they changed since. */
+  /** Takes back the grants a revision added and gives back those it revoked (a new `undo` revision); 409 when they changed since. */
   @EditAccess()
   @Post('proxies/:id/revisions/:revisionId/undo')
   async undo(

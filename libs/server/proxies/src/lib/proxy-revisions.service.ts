@@ -165,10 +165,11 @@ export class ProxyRevisionsService {
   }
 
   /**
-   * Takes back exactly the grants revision `revisionId` added (its `summary.added`), as an `undo`
-   * revision, leaving every later change alone. 400 when it added none (or is a template sync or an
-   * undo); 409, and nothing written, when any of them changed since: no longer granted, or its path's
-   * override is not what that revision left (a later revision rewrote it).
+   * Takes back exactly the grants revision `revisionId` added (its `summary.added`) and gives back
+   * those it revoked (`summary.removed`: a Fit's "Revoke unused"), as an `undo` revision, leaving every
+   * later change alone. 400 when it changed no grant (or is a template sync or an undo); 409, and
+   * nothing written, when any of them changed since: an added one no longer granted, a revoked one
+   * granted again, or its path's override is not what that revision left (a later revision rewrote it).
    */
   async undo(id: string, revisionId: string, actor: string): Promise<RevisionDto> {
     const { revision } = await this.revise(id, {
@@ -181,8 +182,9 @@ export class ProxyRevisionsService {
           throw new BadRequestException(
             `A ${source.kind} revision cannot be undone: restore an earlier revision, or edit the allowlist`,
           );
-        const added = source.summary.added;
-        if (added.length === 0) throw new BadRequestException('This revision added no grant: there is nothing to undo');
+        const { added, removed } = source.summary;
+        if (added.length === 0 && removed.length === 0)
+          throw new BadRequestException('This revision added no grant and revoked none: there is nothing to undo');
         const effective = effectiveAllowlist(template, proxy.overrides);
         for (const grant of added) {
           if (!(effective[grant.path] ?? []).includes(grant.method))
@@ -194,7 +196,17 @@ export class ProxyRevisionsService {
               `${describeGrant(grant)}: a later revision changed ${grant.path}, so this revision cannot be undone`,
             );
         }
-        proxy.overrides = overridesWithChanges(template, proxy.overrides, [], added);
+        for (const grant of removed) {
+          if ((effective[grant.path] ?? []).includes(grant.method))
+            throw new ConflictException(
+              `${describeGrant(grant)} is granted again: it changed since this revision, which cannot be undone`,
+            );
+          if (!sameMethods(proxy.overrides[grant.path], source.overrides[grant.path]))
+            throw new ConflictException(
+              `${describeGrant(grant)}: a later revision changed ${grant.path}, so this revision cannot be undone`,
+            );
+        }
+        proxy.overrides = overridesWithChanges(template, proxy.overrides, removed, added);
       },
     });
     return toRevisionDto(revision);

@@ -85,7 +85,7 @@ const maintainerrFit: FitResult = {
 const fitted: FitResult = { ...maintainerrFit, covered: 4, missing: [], unused: [] };
 
 describe(FitTab.name, () => {
-  let api: { fit: jest.Mock; setGrant: jest.Mock; applyFit: jest.Mock; revisions: jest.Mock };
+  let api: { fit: jest.Mock; setGrant: jest.Mock; applyFit: jest.Mock; revisions: jest.Mock; undoRevision: jest.Mock };
   let confirm: { ask: jest.Mock };
 
   async function render({
@@ -106,6 +106,7 @@ describe(FitTab.name, () => {
         items: [{ id: 'r9', proxyId: 'p1', kind: 'manual', summary: { text: '+1 grant', added: [], removed: [] } }],
         nextCursor: null,
       }),
+      undoRevision: jest.fn().mockResolvedValue({ id: 'r5', proxyId: 'p1', summary: { text: '+2 grants' } }),
     };
     confirm = { ask: jest.fn().mockResolvedValue(true) };
     const context = {
@@ -299,7 +300,10 @@ describe(FitTab.name, () => {
     ).toBe(seen);
     expect(text('[data-testid="fit-unused-get-/api/v3/calendar"] [data-label="Last call"]')).toBe('none kept');
 
-    api.applyFit.mockResolvedValue({ revision: { id: 'r4', summary: { text: '-2 grants' } }, fit: fitted });
+    api.applyFit.mockResolvedValue({
+      revision: { id: 'r4', proxyId: 'p1', summary: { text: '-2 grants' } },
+      fit: fitted,
+    });
     buttonByText('Revoke 2 unused…')?.click();
     await settle();
     expect(confirm.ask).toHaveBeenCalledWith(
@@ -320,8 +324,15 @@ describe(FitTab.name, () => {
       unusedDays: 90,
     });
     expect(text('[role=status]')).toBe(
-      'Revoked 2 unused grants (-2 grants): saved as one revision; the next call sees it. See the history',
+      'Revoked 2 unused grants (-2 grants): saved as one revision; the next call sees it. See the history Undo',
     );
+    // Undo gives back what that revision revoked.
+    const asked = api.fit.mock.calls.length;
+    element.querySelector<HTMLButtonElement>('[data-testid="grant-undo"]')?.click();
+    await settle();
+    expect(api.undoRevision).toHaveBeenCalledWith('p1', 'r4');
+    // Then the fit is read again, against the allowlist as it is now.
+    expect(api.fit.mock.calls.length).toBeGreaterThan(asked);
   });
 
   it('changes nothing when the confirmation is declined', async () => {

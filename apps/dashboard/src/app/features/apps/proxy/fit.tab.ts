@@ -290,7 +290,8 @@ export class FitTab {
         : `Revoked ${plural(request.revoke?.length ?? 0, 'unused grant')}`;
       return {
         text: `${what} (${result.revision.summary.text}): saved as one revision; the next call sees it.`,
-        ...(request.grantMissing ? { undo: [result.revision] } : {}),
+        // Undo takes back what it granted, or gives back what it revoked.
+        undo: [result.revision],
       };
     });
   }
