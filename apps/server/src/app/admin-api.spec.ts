@@ -1,4 +1,4 @@
-import type { AppDto, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
+import type { AppDto, ProxyConfigSaveResponse, ProxyConnectionDto, ServiceDto } from '@arrbiter/contracts';
 import { FakeServarr, fakeOpenApi } from '@arrbiter/tools/fake-servarr';
 import { AdminClient, startTestApp, TestApp } from '../testing/test-app';
 
@@ -173,12 +173,14 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
       const saved = await admin
         .put(`/api/admin/v1/proxies/${proxy.id}/config`, { overrides, active: true })
         .expect(200);
-      expect(saved.body).toEqual({
+      const { revisionId, ...allowlist } = saved.body as ProxyConfigSaveResponse;
+      expect(allowlist).toEqual({
         template: {},
         overrides: { '/api/v3/calendar': [], '/api/v3/movie/{id}': ['get', 'put'] },
         effective: { '/api/v3/movie/{id}': ['get', 'put'] },
       });
-      expect((await admin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200)).body).toEqual(saved.body);
+      expect(revisionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await admin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200)).body).toEqual(allowlist);
       for (const bad of [
         { '/api/v3/movie': ['GET'] },
         { '/api/v3/movie': ['fetch'] },
@@ -194,7 +196,7 @@ describe('admin API: services, apps, proxies, OpenAPI catalogs', () => {
         expect(refused.body.message).toEqual([expect.stringContaining('overrides')]);
       }
       // Nothing of the refused saves was written.
-      expect((await admin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200)).body).toEqual(saved.body);
+      expect((await admin.get(`/api/admin/v1/proxies/${proxy.id}/allowlist`).expect(200)).body).toEqual(allowlist);
     });
 
     it('refuses to delete a service in use, naming the apps', async () => {

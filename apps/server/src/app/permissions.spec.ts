@@ -102,6 +102,9 @@ const SONARR_V5 = {
   },
 };
 
+/** A route's risk when granting it hands out no secret, controls nothing and deletes nothing. */
+const HARMLESS = { sensitive: false, destructive: false };
+
 describe('permissions: templates, overrides, revisions, warnings, recent changes, learning mode', () => {
   let t: TestApp;
   let admin: AdminClient;
@@ -292,17 +295,27 @@ describe('permissions: templates, overrides, revisions, warnings, recent changes
       );
       expect(byId).toMatchObject({ inCatalog: true, sensitive: false, override: ['get', 'delete'], tags: ['Movie'] });
       expect(byId.methods).toEqual([
-        { method: 'get', template: true, override: true, effective: true },
-        { method: 'put', template: false, override: false, effective: false },
-        { method: 'delete', template: false, override: true, effective: true },
+        { method: 'get', template: true, override: true, effective: true, risk: expect.objectContaining(HARMLESS) },
+        { method: 'put', template: false, override: false, effective: false, risk: expect.objectContaining(HARMLESS) },
+        {
+          method: 'delete',
+          template: false,
+          override: true,
+          effective: true,
+          risk: expect.objectContaining({ sensitive: false, destructive: true }),
+        },
       ]);
       const calendar = found(
         endpoints.items.find((e) => e.path === '/api/v3/calendar'),
         'calendar',
       );
       expect(calendar.override).toBeNull();
-      expect(calendar.methods).toEqual([{ method: 'get', template: true, override: null, effective: true }]);
-      expect(endpoints.items.find((e) => e.path === '/api/v3/config/host')?.sensitive).toBe(true);
+      expect(calendar.methods).toEqual([
+        { method: 'get', template: true, override: null, effective: true, risk: expect.objectContaining(HARMLESS) },
+      ]);
+      const host = endpoints.items.find((e) => e.path === '/api/v3/config/host');
+      expect(host?.sensitive).toBe(true);
+      expect(host?.methods.find((m) => m.method === 'get')?.risk).toMatchObject({ sensitive: true });
       expect(endpoints.items.find((e) => e.path === '/api/v3/custom/report')).toMatchObject({
         inCatalog: false,
         methods: [{ method: 'get', template: false, override: true, effective: true }],
