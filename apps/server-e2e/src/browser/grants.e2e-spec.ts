@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AllowlistResponse, Page as ListPage, ProxyConnectionDto, WarningDto } from '@arrbiter/contracts';
 import { eventually, seedProxy } from '@arrbiter/server/testing';
@@ -6,6 +8,8 @@ import { browserSuite } from '../support/browser-suite';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'grants in the browser passphrase' };
 const PREFIX = 'grants';
+/** `README_SCREENSHOTS=1` rewrites the README's picture of a sensitive grant asking first. */
+const README_IMAGE = resolve(__dirname, '../../../../docs/images/warnings-confirm.png');
 /** The longest name an app may have (100), in one word: it must wrap, not scroll sideways. */
 const LONG_NAME = 'Overlong' + 'n'.repeat(92);
 /** Distinct refused paths per bulk proxy: under its 200 distinct warnings, 3 of them make 510 rows. */
@@ -85,6 +89,10 @@ describe('grants that ask, Undo, and the Warnings page at scale', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Grant GET /api/v3/system/backup?').waitFor();
     expect(await dialog.getByTestId('confirm-items').textContent()).toContain('GET /api/v3/system/backup (Sensitive)');
+    if (process.env['README_SCREENSHOTS']) {
+      mkdirSync(dirname(README_IMAGE), { recursive: true });
+      await page.screenshot({ path: README_IMAGE });
+    }
     await dialog.getByRole('button', { name: 'Grant', exact: true }).click();
     await page.getByTestId('grant-notice').filter({ hasText: 'Granted GET /api/v3/system/backup' }).waitFor();
     expect(await call('overseerr', overseerr.key, '/api/v3/system/backup')).toBe(200);
