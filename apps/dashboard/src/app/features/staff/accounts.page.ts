@@ -66,15 +66,26 @@ export class AccountsPage implements OnInit {
     void this.accounts.load();
   }
 
+  /** The field the create form's message is about: marked invalid, described by the message, and focused. */
+  protected readonly fieldAtFault = signal<'username' | 'password' | null>(null);
+
+  private flagField(field: 'username' | 'password'): void {
+    this.fieldAtFault.set(field);
+    document.getElementById(`account-${field}`)?.focus();
+  }
+
   protected async create(): Promise<void> {
     const { username, role, password } = this.form.getRawValue();
+    this.fieldAtFault.set(null);
     if (!USERNAME.test(username.trim())) {
+      this.flagField('username');
       return this.creating.say({
         ok: false,
         text: 'Usernames are 1–64 letters, digits, dots, dashes, underscores or @.',
       });
     }
     if (password && password.length < MIN_PASSWORD_LENGTH) {
+      this.flagField('password');
       return this.creating.say({
         ok: false,
         text: `A password needs at least ${MIN_PASSWORD_LENGTH} characters (or leave it empty).`,
