@@ -90,9 +90,14 @@ export class TokensPage implements OnInit {
     void this.tokens.load();
   }
 
+  /** The name failed the form's own check: the field is marked invalid, described by the message, and focused. */
+  protected readonly nameAtFault = signal(false);
+
   protected async create(): Promise<void> {
     const { name, role, expiresOn } = this.form.getRawValue();
-    if (!TOKEN_NAME.test(name.trim())) {
+    this.nameAtFault.set(!TOKEN_NAME.test(name.trim()));
+    if (this.nameAtFault()) {
+      document.getElementById('token-name')?.focus();
       this.creating.say({
         ok: false,
         text: 'Name the token: 1–64 letters, digits, spaces, dots, dashes or underscores.',
