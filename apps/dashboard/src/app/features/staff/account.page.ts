@@ -59,16 +59,23 @@ export class AccountPage implements OnInit {
     );
   }
 
+  /** The field the password form's message is about: marked invalid, described by the message, and focused. */
+  protected readonly fieldAtFault = signal<'current-password' | 'new-password' | 'repeat-password' | null>(null);
+
+  private flagField(field: 'current-password' | 'new-password' | 'repeat-password', text: string): void {
+    this.fieldAtFault.set(field);
+    this.changing.say({ ok: false, text });
+    document.getElementById(field)?.focus();
+  }
+
   protected async changePassword(): Promise<void> {
     const { currentPassword, newPassword, repeat } = this.password.getRawValue();
-    if (!currentPassword) return this.changing.say({ ok: false, text: 'Enter your current password.' });
+    this.fieldAtFault.set(null);
+    if (!currentPassword) return this.flagField('current-password', 'Enter your current password.');
     if (newPassword.length < MIN_PASSWORD_LENGTH) {
-      return this.changing.say({
-        ok: false,
-        text: `The new password needs at least ${MIN_PASSWORD_LENGTH} characters.`,
-      });
+      return this.flagField('new-password', `The new password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
     }
-    if (newPassword !== repeat) return this.changing.say({ ok: false, text: 'The two new passwords differ.' });
+    if (newPassword !== repeat) return this.flagField('repeat-password', 'The two new passwords differ.');
     const outcome = await this.changing.run(
       () => this.api.changePassword({ currentPassword, newPassword }),
       'Password changed. Your other sessions were signed out.',
