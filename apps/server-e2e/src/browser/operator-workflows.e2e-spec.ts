@@ -89,14 +89,21 @@ describe('operator workflows in a real browser', () => {
   it('syncs templates from the repository: settings, preview, then sync', async () => {
     const { page } = browser;
     await step('templates', async () => {
+      // The repository's settings are in Settings; Templates links there.
       await nav(page, 'Templates').click();
       await page.getByRole('heading', { name: 'Template repository' }).waitFor();
+      await page.getByRole('link', { name: 'Settings → Template repository' }).click();
+      await expect(page.locator('#template-repository h2').evaluate((h) => h === document.activeElement)).resolves.toBe(
+        true,
+      );
       await page.getByLabel('Repository', { exact: true }).fill(TEMPLATE_REPO);
       await page.getByLabel('Branch, tag or commit').fill('');
       await page.getByLabel('Folder').fill('');
       await page.getByLabel('Sync every (minutes)').fill('0');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByText('Repository settings saved.').waitFor();
+      await nav(page, 'Templates').click();
+      await page.getByTestId('repo-source').getByText(TEMPLATE_REPO).waitFor();
       await page.getByRole('button', { name: 'Preview sync' }).click();
       const report = page.getByRole('region', { name: 'Sync report' });
       await report.getByText('New templates:').waitFor();

@@ -84,12 +84,15 @@ function viewerPages(
     {
       name: 'templates',
       path: '/templates',
-      ready: (page) => page.getByText('Owners change the repository.').waitFor(),
+      ready: (page) => page.getByRole('link', { name: 'Settings → Template repository' }).waitFor(),
     },
     {
       name: 'settings',
       path: '/settings',
-      ready: (page) => page.getByText('Owners change the server’s settings.').waitFor(),
+      ready: async (page) => {
+        await page.getByText('Owners change the server’s settings.').waitFor();
+        await page.getByText('Owners change the repository.').waitFor();
+      },
     },
     {
       name: 'recent changes',

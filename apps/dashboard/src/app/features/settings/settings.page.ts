@@ -1,4 +1,5 @@
-import { ChangeDetectionStrategy, Component, ElementRef, inject, OnInit } from '@angular/core';
+import { afterNextRender, ChangeDetectionStrategy, Component, ElementRef, inject, OnInit } from '@angular/core';
+import { ActivatedRoute } from '@angular/router';
 import type { ProxyDefaults } from '@arrbiter/contracts';
 import { Loadable } from '../../core/loadable';
 import { CanDirective } from '../../core/can.directive';
@@ -6,12 +7,14 @@ import { LimitsFormComponent, LimitsSummaryComponent } from '../apps/limits-form
 import { ProxiesApiService } from '../apps/proxies-api.service';
 import { BackupConfigComponent } from './backup-config.component';
 import { NotificationsSettingsComponent } from './notifications-settings.component';
+import { TemplateRepositorySettingsComponent } from '../templates/template-repository-settings.component';
 import { busyAction, PageHeaderComponent } from '@arrbiter/dashboard/ui';
 
 export const SETTINGS_SECTIONS = [
   { id: 'proxy-defaults', title: 'Defaults for new proxies' },
   { id: 'notifications', title: 'Notifications' },
   { id: 'backup', title: 'Backup & configuration' },
+  { id: 'template-repository', title: 'Template repository' },
 ] as const;
 
 /** Server-wide settings: what new proxies start with, where notifications go, backup and declarative configuration. */
@@ -23,6 +26,7 @@ export const SETTINGS_SECTIONS = [
     LimitsSummaryComponent,
     NotificationsSettingsComponent,
     BackupConfigComponent,
+    TemplateRepositorySettingsComponent,
     PageHeaderComponent,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -80,6 +84,7 @@ export const SETTINGS_SECTIONS = [
     </section>
     <arb-notifications-settings />
     <arb-backup-config />
+    <arb-template-repository-settings />
   `,
 })
 export class SettingsPage implements OnInit {
@@ -90,13 +95,24 @@ export class SettingsPage implements OnInit {
   protected readonly defaults = new Loadable<ProxyDefaults>(() => this.api.defaults());
   protected readonly saving = busyAction();
 
+  constructor() {
+    // A link from another page names its section (`/settings#template-repository`).
+    const fragment = inject(ActivatedRoute).snapshot.fragment;
+    if (fragment) afterNextRender(() => this.focusSection(fragment));
+  }
+
   /** Scrolls to a section and moves focus to its heading (the app's base href breaks a bare `#id` link). */
   protected jump(event: Event, id: string): void {
+    if (this.focusSection(id)) event.preventDefault();
+  }
+
+  private focusSection(id: string): boolean {
+    if (!SETTINGS_SECTIONS.some((s) => s.id === id)) return false;
     const section = this.host.nativeElement.querySelector<HTMLElement>(`#${id}`);
-    if (!section) return;
-    event.preventDefault();
+    if (!section) return false;
     section.scrollIntoView?.({ block: 'start' });
     section.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+    return true;
   }
 
   ngOnInit(): void {

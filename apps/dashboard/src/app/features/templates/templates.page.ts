@@ -1,10 +1,10 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, signal, untracked } from '@angular/core';
+import { RouterLink } from '@angular/router';
 import type {
   KnownClientSummaryDto,
   PendingTemplateChangeDto,
   TemplateDto,
   TemplateFitResponse,
-  TemplateRepositoryStatus,
   TemplateSyncReport,
 } from '@arrbiter/contracts';
 import { CanDirective } from '../../core/can.directive';
@@ -40,6 +40,7 @@ interface FitState {
   selector: 'arb-templates-page',
   imports: [
     CanDirective,
+    RouterLink,
     LoadStateComponent,
     TimeComponent,
     SyncReportComponent,
@@ -122,8 +123,6 @@ export class TemplatesPage {
   /** The held change being applied or dismissed (its template id). */
   protected readonly deciding = signal<string | null>(null);
   protected readonly pendingMessage = signal<{ ok: boolean; text: string } | null>(null);
-  protected readonly form = signal({ url: '', ref: '', path: '', intervalMinutes: 0 });
-  protected readonly saving = signal(false);
   protected readonly syncing = signal<'preview' | 'sync' | null>(null);
   protected readonly message = signal<{ ok: boolean; text: string } | null>(null);
   protected readonly report = signal<TemplateSyncReport | null>(null);
@@ -137,10 +136,6 @@ export class TemplatesPage {
     effect(() => {
       const clients = this.clients();
       untracked(() => void this.loadFits(clients));
-    });
-    effect(() => {
-      const status = this.repository.value();
-      if (status) untracked(() => this.fill(status));
     });
   }
 
@@ -193,28 +188,6 @@ export class TemplatesPage {
 
   protected blockTypes(template: TemplateDto): string[] {
     return Object.keys(template.blocks).sort();
-  }
-
-  protected setField(field: 'url' | 'ref' | 'path' | 'intervalMinutes', value: string): void {
-    this.form.update((f) => ({
-      ...f,
-      [field]: field === 'intervalMinutes' ? Math.max(0, Math.floor(+value || 0)) : value,
-    }));
-  }
-
-  protected async saveRepository(): Promise<void> {
-    this.saving.set(true);
-    this.message.set(null);
-    try {
-      const f = this.form();
-      const status = await this.api.saveRepository({ ...f, url: f.url.trim(), ref: f.ref.trim(), path: f.path.trim() });
-      this.repository.set(status);
-      this.message.set({ ok: true, text: 'Repository settings saved.' });
-    } catch (error) {
-      this.message.set({ ok: false, text: describeError(error) });
-    } finally {
-      this.saving.set(false);
-    }
   }
 
   protected async sync(dryRun: boolean): Promise<void> {
@@ -281,9 +254,5 @@ export class TemplatesPage {
       this.deciding.set(null);
       void this.pending.load();
     }
-  }
-
-  private fill(status: TemplateRepositoryStatus): void {
-    this.form.set({ url: status.url, ref: status.ref, path: status.path, intervalMinutes: status.intervalMinutes });
   }
 }
