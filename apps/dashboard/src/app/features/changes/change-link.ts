@@ -15,14 +15,9 @@ export function changeLink(change: ChangeDto): { commands: string[]; queryParams
     case 'template':
       return { commands: ['/templates'] };
     case 'config':
-      return { commands: ['/settings'] };
     case 'settings':
-      // The template repository's settings are on the Templates page; the others on Settings.
-      return {
-        commands: [
-          change.objectName === 'notifications' || change.objectName === 'proxy-defaults' ? '/settings' : '/templates',
-        ],
-      };
+      // Every server-wide setting is on Settings, the template repository's included.
+      return { commands: ['/settings'] };
     case 'warning':
       return change.appId
         ? { commands: ['/warnings'], queryParams: { appId: change.appId } }
