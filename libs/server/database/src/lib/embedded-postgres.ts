@@ -29,6 +29,8 @@ export const EMBEDDED_DIRECTORY = 'pg';
 export const EMBEDDED_MARKER = 'arrbiter-embedded.json';
 /** The superuser's generated password, kept beside the data directory (mode 0600, never logged). */
 export const EMBEDDED_PASSWORD_FILE = 'pg.password';
+/** What the server says to each open connection when it is stopped (`pg_ctl stop -m fast`, SIGINT). */
+const SHUTDOWN_LINE = /^FATAL:\s+terminating connection due to administrator command$/;
 const SUPERUSER = 'postgres';
 const HOST = '127.0.0.1';
 
@@ -440,7 +442,10 @@ export class EmbeddedPostgres {
       for (const stream of [child.stdout, child.stderr]) {
         createInterface({ input: stream }).on('line', (line) => {
           const level = /^(\w+):\s/.exec(line)?.[1];
-          if (level === 'ERROR' || level === 'FATAL' || level === 'PANIC') logger.error(line);
+          // A fast shutdown ends the connections still open, each with this FATAL line: what a stop
+          // asks for (a pool's last connection may still be closing), not an error.
+          if (SHUTDOWN_LINE.test(line)) logger.debug(line);
+          else if (level === 'ERROR' || level === 'FATAL' || level === 'PANIC') logger.error(line);
           else if (level === 'WARNING') logger.warn(line);
           else logger.debug(line);
           if (!ready) {
