@@ -52,7 +52,7 @@ describe('dashboard utilities', () => {
       '/settings',
     ]);
     expect(changeLink(change({ objectType: 'settings', objectName: 'Template repository' }))?.commands).toEqual([
-      '/templates',
+      '/settings',
     ]);
     expect(changeLink(change({ objectType: 'session' }))).toBeNull();
   });
