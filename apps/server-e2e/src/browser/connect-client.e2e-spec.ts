@@ -13,7 +13,7 @@ import { eventually, seedService } from '@arrbiter/server/testing';
 import { FakeServarr } from '@arrbiter/tools/fake-servarr';
 import { AdminHttpClient } from '../support/admin-client';
 import { axeViolations, useTheme } from '../support/axe';
-import { Browser } from '../support/browser';
+import { Browser, clickOrExplain } from '../support/browser';
 import { browserSuite } from '../support/browser-suite';
 
 const ADMIN = { ADMIN_USERNAME: 'operator', ADMIN_PASSWORD: 'connect a client in the browser passphrase' };
@@ -88,6 +88,7 @@ describe('connect a client in the dashboard: Overseerr on Radarr and Sonarr', ()
     });
     expect({ name, overflow }).toEqual({ name, overflow: 0 });
     await page.setViewportSize({ width: 1280, height: 800 });
+    await ready();
   };
 
   beforeAll(async () => {
@@ -184,7 +185,7 @@ describe('connect a client in the dashboard: Overseerr on Radarr and Sonarr', ()
     for (const type of ['radarr', 'sonarr']) {
       const section = page.getByTestId(`done-${type}`);
       // As a user reads the screen: each field's shown value, the key after revealing it.
-      await section.getByRole('button', { name: 'Reveal API Key' }).click();
+      await clickOrExplain(section.getByRole('button', { name: 'Reveal API Key' }));
       const field = async (label: string) => text(section.locator(`code[data-field="${label}"]`));
       const host = await field('Hostname or IP Address');
       const port = await field('Port');

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BrowserContext, chromium, Page } from 'playwright-core';
+import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
 
 /** Screenshots of a run (artifacts, not committed). */
 export const ARTIFACTS_DIR = resolve(__dirname, '../../../../artifacts/screenshots');
@@ -85,4 +85,48 @@ export function screenshotEachTest(browser: () => Browser | undefined, prefix: s
     const open = browser();
     if (name && open) await open.screenshot(`${prefix}--${name.replace(/\W+/g, '-')}`).catch(() => undefined);
   });
+}
+
+/**
+ * `locator.click()`, and when it fails, an error that starts with what the page looked like: the
+ * element's box on two frames, what is at its centre, an open dialog, the URL. A CI run's summary
+ * shows a failure's first lines; Playwright's own call log comes after and may be cut.
+ */
+export async function clickOrExplain(locator: Locator, timeout = 30_000): Promise<void> {
+  try {
+    await locator.click({ timeout });
+  } catch (error) {
+    const state = await locator
+      .evaluate(
+        (element) =>
+          new Promise<Record<string, unknown>>((done) => {
+            const box = () => {
+              const r = element.getBoundingClientRect();
+              return [r.x, r.y, r.width, r.height].map(Math.round).join(',');
+            };
+            const first = box();
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() => {
+                const r = element.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                const style = getComputedStyle(element);
+                done({
+                  boxes: [first, box()],
+                  viewport: `${window.innerWidth}x${window.innerHeight} scrollY=${Math.round(window.scrollY)}`,
+                  visibility: `${style.visibility} display=${style.display} opacity=${style.opacity}`,
+                  atCentre: hit === element ? 'itself' : (hit?.outerHTML.slice(0, 160) ?? null),
+                  dialog: document.querySelector('dialog[open]')?.textContent?.slice(0, 160) ?? null,
+                  focused: document.activeElement?.outerHTML.slice(0, 100) ?? null,
+                  hidden: document.hidden,
+                });
+              }),
+            );
+          }),
+        undefined,
+        { timeout: 5_000 },
+      )
+      .catch((reason: Error) => ({ unreadable: reason.message.split('\n')[0] }));
+    const url = locator.page().url();
+    throw new Error(`click failed at ${url}: ${JSON.stringify(state)}\n${(error as Error).message}`);
+  }
 }
