@@ -60,7 +60,8 @@ const OVERRIDES = {
   '/{id}/download': ['get'],
 };
 
-describe('the /proxy route', () => {
+// Both ways of running the route's guard and interceptor (`PROXY_CHECKS`): the same behaviour.
+describe.each(['direct', 'nest'] as const)('the /proxy route (PROXY_CHECKS=%s)', (checks) => {
   let t: TestApp;
   let admin: AdminClient;
   let upstream: FakeServarr;
@@ -78,7 +79,12 @@ describe('the /proxy route', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ OPENAPI_SOURCES: 'none', UPSTREAM_TIMEOUT_MS: '700', PROXY_NAME: 'arrbiter-test' });
+    t = await startTestApp({
+      OPENAPI_SOURCES: 'none',
+      UPSTREAM_TIMEOUT_MS: '700',
+      PROXY_NAME: 'arrbiter-test',
+      PROXY_CHECKS: checks,
+    });
     admin = await t.admin();
     base = await t.listen();
     ({ upstream, app, proxy } = await proxiedUpstream(admin, 'notifiarr', 'Notifiarr', OVERRIDES));
@@ -262,12 +268,12 @@ describe('the /proxy route', () => {
     }
   });
 
-  it('runs its own interceptor alone around the handler: no global interceptor (such as a CLS no-op) adds a layer', async () => {
+  it('runs its own interceptor alone around the handler (nest), or calls its checks itself (direct): no global interceptor (such as a CLS no-op) adds a layer', async () => {
     const intercept = jest.spyOn(InterceptorsConsumer.prototype, 'intercept');
     try {
       expect((await call('GET', '/api/v3/movie/1')).status).toBe(200);
       const layers = intercept.mock.calls.map(([interceptors]) => interceptors.map((i) => i.constructor.name));
-      expect(layers).toEqual([['AllowlistInterceptor']]);
+      expect(layers).toEqual(checks === 'nest' ? [['AllowlistInterceptor']] : []);
     } finally {
       intercept.mockRestore();
     }

@@ -22,6 +22,8 @@ const CHART_EXEMPT: Record<string, string> = {
   TEMPLATE_REPOSITORY_TOKEN: 'only as TEMPLATE_REPOSITORY_TOKEN_FILE (templateRepositoryToken.existingSecret)',
   // A switch for measuring the access line's cost (docs/performance.md), not a deployment setting.
   ACCESS_LOG_WRITER: 'a benchmark switch: extraEnv',
+  // Likewise the proxy route's way of running its checks.
+  PROXY_CHECKS: 'a benchmark switch: extraEnv',
 };
 
 /** `{ name → how }` for every variable the chart's templates set. */

@@ -303,6 +303,15 @@ export const ENV_VARIABLES = [
       "how the proxy route's access line is written: `direct` serialises it with `JSON.stringify` straight into the log (the same line for less CPU per proxied call, see [performance.md](performance.md)); `pino` writes it through pino like every other line",
   },
   {
+    name: 'PROXY_CHECKS',
+    section: 'server',
+    type: 'string',
+    oneOf: ['direct', 'nest'],
+    default: '`direct`',
+    description:
+      "how the proxy route runs its guard (`ProxyKeyGuard`), allowlist interceptor (`AllowlistInterceptor`) and filter: `direct` calls the same instances in order from the gateway (the same checks for less CPU per proxied call, see [performance.md](performance.md)); `nest` runs them through Nest's guard and interceptor consumers. WebSocket upgrades always use Nest's",
+  },
+  {
     name: 'SERVICE_CHECK_INTERVAL_SECONDS',
     section: 'operations',
     type: 'integer',

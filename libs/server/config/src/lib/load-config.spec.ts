@@ -169,6 +169,14 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ DATA_DIR: dir, ACCESS_LOG_WRITER: 'pino' }).accessLogWriter).toBe('pino');
   });
 
+  it("runs the proxy route's checks directly by default; PROXY_CHECKS=nest runs them through Nest", () => {
+    expect(loadConfig({ DATA_DIR: dir }).proxyChecks).toBe('direct');
+    expect(loadConfig({ DATA_DIR: dir, PROXY_CHECKS: 'nest' }).proxyChecks).toBe('nest');
+    expect(() => loadConfig({ DATA_DIR: dir, PROXY_CHECKS: 'fast' })).toThrow(
+      /PROXY_CHECKS must be one of the following values: direct, nest/,
+    );
+  });
+
   it('reports every bad variable at once and writes no secret key', () => {
     expect(problemsOf({ PORT: 'x', LOG_LEVEL: 'y' })).toHaveLength(2);
     expect(() => statSync(join(dir, 'secret.key'))).toThrow();

@@ -308,6 +308,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     warningRetentionDays: env.WARNING_RETENTION_DAYS ?? 90,
     usageCounting: env.USAGE_COUNTING !== 'false',
     accessLogWriter: env.ACCESS_LOG_WRITER ?? 'direct',
+    proxyChecks: env.PROXY_CHECKS ?? 'direct',
     serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
     ...staffAuth,
   } satisfies AppConfig);

@@ -25,7 +25,15 @@ export class AllowlistInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const request = http.getRequest<ProxyRequest>();
+    this.admit(http.getRequest<ProxyRequest>(), http.getResponse<unknown>());
+    return next.handle();
+  }
+
+  /**
+   * The check itself, without Nest's execution context (`ProxyGateway.handle` calls it directly):
+   * completes the call on the request and starts its access line, or throws a `ProxyRefusal`.
+   */
+  admit(request: ProxyRequest, response: unknown): void {
     const call = proxyCallOf(request);
     const { proxy } = call;
     const method = request.method ?? 'GET';
@@ -64,9 +72,8 @@ export class AllowlistInterceptor implements NestInterceptor {
         call.fields = fields;
         // Tracked from here, so the line's duration is the upstream's when the forwarding succeeds. An
         // upgrade has no response to close: it gets no access line (as before the pipeline).
-        const response = http.getResponse<unknown>();
         if (response instanceof ServerResponse) call.started = this.accessLog.track(request, response, fields);
-        return next.handle();
+        return;
       }
     }
   }

@@ -19,6 +19,11 @@ export class ProxyExceptionFilter implements ExceptionFilter {
   /** Returns `true`, handled: outside HTTP, Nest logs and rethrows what a filter returns nothing for. */
   catch(exception: unknown, host: ArgumentsHost): true {
     const [request, response] = host.getArgs<[IncomingMessage, ServerResponse | Socket]>();
+    return this.answer(exception, request, response);
+  }
+
+  /** The answer itself, without Nest's arguments host (`ProxyGateway.handle` calls it directly). */
+  answer(exception: unknown, request: IncomingMessage, response: ServerResponse | Socket): true {
     if (exception instanceof ProxyRefusal) {
       if (response instanceof ServerResponse) {
         this.accessLog.track(request, response, exception.fields);

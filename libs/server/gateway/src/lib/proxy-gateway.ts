@@ -2,7 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
+import { AppConfig } from '@arrbiter/server/config';
+import { AllowlistInterceptor } from './allowlist.interceptor';
 import { awaitContinue } from './expect-continue';
+import { ProxyExceptionFilter } from './proxy-exception.filter';
+import { ProxyKeyGuard } from './proxy-key.guard';
 import { closesAfterAnswer, sendProblem } from './proxy-problem';
 import { ProxyHandler } from './proxy.handler';
 
@@ -27,9 +31,9 @@ type Pipeline = (...args: unknown[]) => Promise<unknown>;
  * from the HTTP server's request and upgrade listeners (the composition root sends `/proxy…` here and
  * everything else to Express).
  *
- * Nest runs `ProxyHandler` with its guard, interceptor and filter through `ExternalContextCreator`
- * under a context type of its own, as `@nestjs/graphql` and `@nestjs/microservices` do, not through
- * Express's router: measured by `npm run bench`, Express's router and Nest's HTTP pipeline cost about
+ * `ProxyHandler` carries its guard, interceptor and filter; Nest runs them through `ExternalContextCreator`
+ * under a context type of its own, as `@nestjs/graphql` and `@nestjs/microservices` do (or, by default,
+ * `handle` calls the same instances itself: `PROXY_CHECKS`), not through Express's router: measured by `npm run bench`, Express's router and Nest's HTTP pipeline cost about
  * 290 µs of CPU per proxied call, more than the whole passthrough
  * (docs/decisions/proxy-route-outside-express.md). Proxy keys are the credential: admin sessions, Origin
  * checks and body parsing never apply here.
@@ -39,11 +43,19 @@ export class ProxyGateway implements OnApplicationBootstrap {
   private readonly logger = new Logger('ProxyGateway');
   private forwardPipeline?: Pipeline;
   private upgradePipeline?: Pipeline;
+  /** `PROXY_CHECKS=direct`: `handle` calls the checks itself instead of `forwardPipeline`. */
+  private readonly direct: boolean;
 
   constructor(
     private readonly contexts: ExternalContextCreator,
     private readonly handler: ProxyHandler,
-  ) {}
+    private readonly guard: ProxyKeyGuard,
+    private readonly allowlist: AllowlistInterceptor,
+    private readonly filter: ProxyExceptionFilter,
+    config: AppConfig,
+  ) {
+    this.direct = config.proxyChecks === 'direct';
+  }
 
   /** After every module (and the global enhancers) is ready. */
   onApplicationBootstrap(): void {
@@ -76,10 +88,30 @@ export class ProxyGateway implements OnApplicationBootstrap {
     if (expectsContinue) awaitContinue(res);
     const pipeline = this.forwardPipeline;
     if (!pipeline) return sendProblem(req, res, 503, 'The server is starting');
-    pipeline(req, res).catch((error: unknown) => {
-      this.fail(error);
-      sendProblem(req, res, 500, 'Internal server error');
-    });
+    if (!this.direct) {
+      pipeline(req, res).catch((error: unknown) => {
+        this.fail(error);
+        sendProblem(req, res, 500, 'Internal server error');
+      });
+      return;
+    }
+    // `PROXY_CHECKS=direct` (the default): the same guard, allowlist check, handler and filter as
+    // `forwardPipeline`, called in order and at once. Nest's consumers (an execution context each, the
+    // global guards, rxjs's defer/mergeAll/lastValueFrom chain, two async resources and about ten
+    // promises) cost the figure docs/performance.md gives for `PROXY_CHECKS=nest`
+    // (docs/decisions/proxy-checks-direct.md). Upgrades always go through Nest's pipeline.
+    try {
+      this.guard.admit(req);
+      this.allowlist.admit(req, res);
+      this.handler.forward(req, res);
+    } catch (error) {
+      try {
+        this.filter.answer(error, req, res);
+      } catch (failure) {
+        this.fail(failure);
+        sendProblem(req, res, 500, 'Internal server error');
+      }
+    }
   }
 
   /** A WebSocket upgrade: the same pipeline as an ordinary request. Never throws. */

@@ -32,7 +32,15 @@ export class ProxyKeyGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<ProxyRequest>();
+    this.admit(context.switchToHttp().getRequest<ProxyRequest>());
+    return true;
+  }
+
+  /**
+   * The check itself, without Nest's execution context (`ProxyGateway.handle` calls it directly): puts
+   * the call on the request, or throws a `ProxyRefusal`.
+   */
+  admit(request: ProxyRequest): void {
     const result = this.access.authenticate(request.url ?? '/', request.headers);
     if (result.outcome === 'unauthorized') {
       const fields = { method: request.method ?? 'GET', app: result.slug, outcome: 'unauthorized' } as const;
@@ -70,6 +78,5 @@ export class ProxyKeyGuard implements CanActivate {
       throw new ProxyRefusal(429, RATE_LIMITED_DETAIL, fields, admission.retryAfterSeconds);
     }
     setProxyCall(request, { proxy: result.proxy, rawPath: result.rawPath, query: result.query, key: result.key });
-    return true;
   }
 }
