@@ -1,4 +1,5 @@
-import { TestClock } from '@arrbiter/server/config';
+import { compileAllowlist, RouteMatcher } from '@arrbiter/server/catalog';
+import { AppConfig, TestClock } from '@arrbiter/server/config';
 import { keyDigest } from '@arrbiter/server/crypto';
 import { ProxyAccess } from './proxy-access';
 import type { AppState, ProxyRegistry, ProxyState } from './proxy-registry';
@@ -30,13 +31,18 @@ function fakeRegistry(calls: string[]): ProxyRegistry {
   } as unknown as ProxyRegistry;
 }
 
+const DIRECT = { proxyChecks: 'direct' } as AppConfig;
+
 /** The work one refused check did: registry lookups and key digests. */
 function workOf(slug: string, key: string): { outcome: string; calls: string[] } {
   const calls: string[] = [];
   jest.mocked(keyDigest).mockClear();
-  const decision = new ProxyAccess(fakeRegistry(calls), new TestClock()).authenticate(`/proxy/${slug}/api/v3/movie`, {
-    'x-api-key': key,
-  });
+  const decision = new ProxyAccess(fakeRegistry(calls), new TestClock(), DIRECT).authenticate(
+    `/proxy/${slug}/api/v3/movie`,
+    {
+      'x-api-key': key,
+    },
+  );
   calls.push(...jest.mocked(keyDigest).mock.calls.map(() => 'digest'));
   return { outcome: decision.outcome, calls };
 }
@@ -69,7 +75,7 @@ describe(ProxyAccess.name, () => {
       previousKeys: new Map([[keyDigest(PREVIOUS), proxy]]),
     };
     const registry = { app: (slug: string) => (slug === 'rotated' ? app : undefined), isUpstreamKey: () => false };
-    const access = new ProxyAccess(registry as unknown as ProxyRegistry, clock);
+    const access = new ProxyAccess(registry as unknown as ProxyRegistry, clock, DIRECT);
     const call = (key: string) => access.authenticate('/proxy/rotated/api/v3/movie', { 'x-api-key': key });
 
     it('authenticates the current key, and the previous one as such until its grace period ends', () => {
@@ -89,5 +95,75 @@ describe(ProxyAccess.name, () => {
         slug: 'other',
       });
     });
+  });
+});
+
+describe("ProxyAccess.authorize's memo of allowed verdicts (PROXY_CHECKS=direct)", () => {
+  const catalog = new RouteMatcher([{ path: '/api/v3/movie' }, { path: '/api/v3/movie/{id}' }]);
+  /** A proxy state as the registry builds one: a change to the proxy makes a new object. */
+  const state = (grants: Record<string, string[]>, learningUntil = 0): ProxyState =>
+    ({
+      id: 'proxy-1',
+      learningUntil,
+      service: { type: 'radarr', catalog },
+      ...compileAllowlist(catalog, grants),
+    }) as unknown as ProxyState;
+  const registry = {} as unknown as ProxyRegistry;
+
+  it('answers the same allowed verdict again without resolving the route, and refusals afresh', () => {
+    const access = new ProxyAccess(registry, new TestClock(), DIRECT);
+    const proxy = state({ '/api/v3/movie/{id}': ['get'] });
+    const resolve = jest.spyOn(catalog, 'resolve');
+    try {
+      const first = access.authorize(proxy, 'GET', '/api/v3/movie/1');
+      expect(first).toMatchObject({ outcome: 'allowed', path: '/api/v3/movie/1' });
+      expect(access.authorize(proxy, 'GET', '/api/v3/movie/1')).toBe(first);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      // Another method, path or proxy is decided on its own.
+      expect(access.authorize(proxy, 'DELETE', '/api/v3/movie/1')).toMatchObject({ outcome: 'forbidden' });
+      expect(access.authorize(proxy, 'DELETE', '/api/v3/movie/1')).toMatchObject({ outcome: 'forbidden' });
+      expect(access.authorize(proxy, 'GET', '/api/v3/movie/2')).toMatchObject({ outcome: 'allowed' });
+      expect(resolve).toHaveBeenCalledTimes(4);
+    } finally {
+      resolve.mockRestore();
+    }
+  });
+
+  it('never answers from a state the proxy has left: a revoked grant refuses at once', () => {
+    const access = new ProxyAccess(registry, new TestClock(), DIRECT);
+    const granted = state({ '/api/v3/movie/{id}': ['get'] });
+    expect(access.authorize(granted, 'GET', '/api/v3/movie/1').outcome).toBe('allowed');
+    // The registry's new state after the revocation: same proxy id, a new object.
+    const revoked = state({ '/api/v3/movie': ['get'] });
+    expect(access.authorize(revoked, 'GET', '/api/v3/movie/1').outcome).toBe('forbidden');
+  });
+
+  it('keeps no learned verdict: learning mode ends on the clock, without a new state', () => {
+    const clock = new TestClock();
+    const access = new ProxyAccess(registry, clock, DIRECT);
+    const learning = state({ '/api/v3/movie': ['get'] }, clock.now() + 1_000);
+    expect(access.authorize(learning, 'GET', '/api/v3/movie/1').outcome).toBe('learned');
+    clock.advance(2_000);
+    expect(access.authorize(learning, 'GET', '/api/v3/movie/1').outcome).toBe('forbidden');
+  });
+
+  it('holds a bounded number of verdicts, and none for long paths', () => {
+    const access = new ProxyAccess(registry, new TestClock(), DIRECT);
+    const proxy = state({ '/api/v3/movie/{id}': ['get'] });
+    const memo = (access as unknown as { memo: Map<string, unknown> }).memo;
+    for (let id = 0; id < 5_000; id++) access.authorize(proxy, 'GET', `/api/v3/movie/${id}`);
+    expect(memo.size).toBeLessThanOrEqual(4_096);
+    expect(memo.size).toBeGreaterThan(0);
+    memo.clear();
+    expect(access.authorize(proxy, 'GET', `/api/v3/movie/${'1'.repeat(300)}`).outcome).toBe('allowed');
+    expect(memo.size).toBe(0);
+  });
+
+  it('decides every call afresh with PROXY_CHECKS=nest', () => {
+    const access = new ProxyAccess(registry, new TestClock(), { proxyChecks: 'nest' } as AppConfig);
+    const proxy = state({ '/api/v3/movie/{id}': ['get'] });
+    const first = access.authorize(proxy, 'GET', '/api/v3/movie/1');
+    expect(access.authorize(proxy, 'GET', '/api/v3/movie/1')).not.toBe(first);
+    expect(access.authorize(proxy, 'GET', '/api/v3/movie/1')).toEqual(first);
   });
 });

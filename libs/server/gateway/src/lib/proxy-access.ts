@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@arrbiter/server/config';
+import { AppConfig, Clock } from '@arrbiter/server/config';
 import { mayLearn } from '@arrbiter/server/permissions';
 import { canonicalizePath, isHttpMethod, ResolvedRoute, resolveProxyRoute } from '@arrbiter/server/catalog';
 import { keyDigest, PROXY_KEY_PATTERN } from '@arrbiter/server/crypto';
@@ -8,6 +8,20 @@ import { splitProxyUrl, takeApiKey } from './proxy-url';
 import { ProxyRegistry, ProxyState } from './proxy-registry';
 
 const NO_PROXIES: ReadonlyMap<string, ProxyState> = new Map();
+
+/**
+ * `authorize`'s allowed verdicts kept for the next call of the same method and raw path on the same
+ * proxy state (`PROXY_CHECKS=direct`; the figure is in docs/performance.md). At most this many, for all
+ * proxies together: the map is emptied when it is full. Only paths up to `MEMO_PATH_LENGTH` characters.
+ */
+const MEMO_ENTRIES = 4_096;
+const MEMO_PATH_LENGTH = 256;
+
+interface Memo {
+  /** The state the verdict was reached on: a change to the proxy, its service or catalog replaces it. */
+  proxy: ProxyState;
+  verdict: Extract<Authorization, { outcome: 'allowed' }>;
+}
 
 /** Who is calling: the credential check's verdict (the guard's half of the checks). */
 export type Authentication =
@@ -41,10 +55,16 @@ export type Authorization =
  */
 @Injectable()
 export class ProxyAccess {
+  /** Allowed verdicts by `method proxyId rawPath`, or null when `PROXY_CHECKS=nest`. */
+  private readonly memo: Map<string, Memo> | null;
+
   constructor(
     private readonly registry: ProxyRegistry,
     private readonly clock: Clock,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.memo = config.proxyChecks === 'direct' ? new Map() : null;
+  }
 
   authenticate(url: string, headers: IncomingHttpHeaders): Authentication {
     const target = splitProxyUrl(url);
@@ -79,6 +99,22 @@ export class ProxyAccess {
   }
 
   authorize(proxy: ProxyState, method: string, rawPath: string): Authorization {
+    const memo = this.memo;
+    if (memo === null || rawPath.length > MEMO_PATH_LENGTH) return this.decide(proxy, method, rawPath);
+    // Allowed is allowed until the state changes (a new object): neither the clock nor learning mode
+    // enters into it. Every other verdict is reached afresh.
+    const key = `${method} ${proxy.id} ${rawPath}`;
+    const hit = memo.get(key);
+    if (hit !== undefined && hit.proxy === proxy) return hit.verdict;
+    const verdict = this.decide(proxy, method, rawPath);
+    if (verdict.outcome === 'allowed') {
+      if (memo.size >= MEMO_ENTRIES) memo.clear();
+      memo.set(key, { proxy, verdict });
+    }
+    return verdict;
+  }
+
+  private decide(proxy: ProxyState, method: string, rawPath: string): Authorization {
     const canonical = canonicalizePath(rawPath);
     if (!canonical.ok) return { outcome: 'bad-path', reason: canonical.reason };
     const verb = method.toLowerCase();
