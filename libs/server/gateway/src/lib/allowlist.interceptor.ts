@@ -66,8 +66,8 @@ export class AllowlistInterceptor implements NestInterceptor {
           path: verdict.path,
           route: verdict.route?.path ?? null,
           outcome: 'forwarded',
-          ...(verdict.outcome === 'learned' ? { learned: true } : {}),
         };
+        if (verdict.outcome === 'learned') fields.learned = true;
         call.path = verdict.path;
         call.fields = fields;
         // Tracked from here, so the line's duration is the upstream's when the forwarding succeeds. An

@@ -468,7 +468,8 @@ interface ResponseHeaders {
 
 /** Names listed in `Connection`, which belong to this hop too (RFC 9110 §7.6.1), but the framing. */
 function hopHeadersListed(connection: string | undefined): string[] | undefined {
-  if (connection === undefined) return undefined;
+  // Almost every call says only `keep-alive` or `close`, which name no other header.
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return undefined;
   return connection
     .toLowerCase()
     .split(',')
