@@ -309,7 +309,7 @@ export const ENV_VARIABLES = [
     oneOf: ['direct', 'nest'],
     default: '`direct`',
     description:
-      "how the proxy route runs its guard (`ProxyKeyGuard`), allowlist interceptor (`AllowlistInterceptor`) and filter: `direct` calls the same instances in order from the gateway (the same checks for less CPU per proxied call, see [performance.md](performance.md)); `nest` runs them through Nest's guard and interceptor consumers. WebSocket upgrades always use Nest's",
+      "how the proxy route runs its guard (`ProxyKeyGuard`), allowlist interceptor (`AllowlistInterceptor`) and filter: `direct` calls the same instances in order from the gateway (the same checks for less CPU per proxied call, see [the decision](decisions/proxy-checks-direct.md)); `nest` runs them through Nest's guard and interceptor consumers. WebSocket upgrades always use Nest's",
   },
   {
     name: 'SERVICE_CHECK_INTERVAL_SECONDS',
