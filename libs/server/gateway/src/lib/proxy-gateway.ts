@@ -31,10 +31,11 @@ type Pipeline = (...args: unknown[]) => Promise<unknown>;
  * from the HTTP server's request and upgrade listeners (the composition root sends `/proxy…` here and
  * everything else to Express).
  *
- * `ProxyHandler` carries its guard, interceptor and filter; Nest runs them through `ExternalContextCreator`
- * under a context type of its own, as `@nestjs/graphql` and `@nestjs/microservices` do (or, by default,
- * `handle` calls the same instances itself: `PROXY_CHECKS`), not through Express's router: measured by `npm run bench`, Express's router and Nest's HTTP pipeline cost about
- * 290 µs of CPU per proxied call, more than the whole passthrough
+ * `ProxyHandler` carries its guard, interceptor and filter; Nest runs them through
+ * `ExternalContextCreator` under a context type of its own, as `@nestjs/graphql` and
+ * `@nestjs/microservices` do (or, by default, `handle` calls the same instances itself:
+ * `PROXY_CHECKS`), not through Express's router: measured by `npm run bench`, Express's router and
+ * Nest's HTTP pipeline cost about 290 µs of CPU per proxied call, more than the whole passthrough
  * (docs/decisions/proxy-route-outside-express.md). Proxy keys are the credential: admin sessions, Origin
  * checks and body parsing never apply here.
  */
