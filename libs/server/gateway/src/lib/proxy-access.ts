@@ -11,8 +11,10 @@ const NO_PROXIES: ReadonlyMap<string, ProxyState> = new Map();
 
 /**
  * `authorize`'s allowed verdicts kept for the next call of the same method and raw path on the same
- * proxy state (`PROXY_CHECKS=direct`; measured with the direct calls: docs/decisions/proxy-checks-direct.md). At most this many, for all
- * proxies together: the map is emptied when it is full. Only paths up to `MEMO_PATH_LENGTH` characters.
+ * proxy state (`PROXY_CHECKS=direct`; measured with the direct calls:
+ * docs/decisions/proxy-checks-direct.md). At most this many, for all proxies together: the map is
+ * emptied when it is full (so an entry of a replaced state keeps that state alive until then, or until
+ * the same call replaces it). Only paths up to `MEMO_PATH_LENGTH` characters.
  */
 const MEMO_ENTRIES = 4_096;
 const MEMO_PATH_LENGTH = 256;
