@@ -171,7 +171,7 @@ export const ENV_VARIABLES = [
     oneOf: LOG_LEVELS,
     default: '`info`',
     description:
-      '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines (pino) on standard output, written in batches (8 KiB or every 250 ms; everything is out at start-up and on exit)',
+      '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines (pino) on standard output, written in batches (64 KiB or every 250 ms; everything is out at start-up and on exit)',
   },
   {
     name: 'OPENAPI_SOURCES',

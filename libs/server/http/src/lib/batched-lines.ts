@@ -16,7 +16,7 @@ export interface BatchedLinesOptions {
  * one string.
  *
  * sonic-boom can batch by itself (`minLength`), but it measures the UTF-8 length of its whole pending
- * buffer again on every line: with 8 KiB batches that is a scan of ~4 KiB per line, about 0.8 µs of every
+ * buffer again on every line: with 8 KiB batches that was a scan of ~4 KiB per line, about 0.8 µs of every
  * proxied call (`npm run bench`, profiled). Here a line costs an array push; the sink (sonic-boom
  * without `minLength`) then writes each batch asynchronously, in order, retrying partial writes, and
  * bounds what it holds. Lines still gathered are handed on before pino's own exit handlers flush the sink.

@@ -58,10 +58,19 @@ export interface LoggerOptionsInput {
 
 let stdout: BatchedLines | undefined;
 
+/**
+ * A batch of standard output is written once it holds this many characters (or after 250 ms). Each
+ * batch is one write on a thread-pool thread and a wake-up of that thread and of the event loop: at
+ * 8 KiB (about 27 access lines) that thread spent about 4 µs of CPU per proxied call in `npm run bench`'s
+ * 32-connection cell, at 64 KiB about 1 µs (2026-11-28, per-thread CPU from /proc, six rounds;
+ * docs/performance-log.md). 8 KiB is the earlier value, if lines must leave sooner under load.
+ */
+export const LOG_BATCH_CHARS = 64 * 1024;
+
 /** Standard output, written in batches (see `buildLoggerOptions`); one stream per process. */
 function standardOutput(): BatchedLines {
   stdout ??= new BatchedLines(pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 }), {
-    batchChars: 8 * 1024,
+    batchChars: LOG_BATCH_CHARS,
     intervalMs: 250,
   });
   return stdout;
@@ -126,7 +135,7 @@ export function buildLoggerOptions({ level, destination }: LoggerOptionsInput): 
     // The proxy route never reaches Express: it writes its own access line (gateway's AccessLog).
     // Standard output is written asynchronously, in batches: a write per line is a system call and a
     // thread-pool round trip on every proxied request (measured by `npm run bench`). Lines are written
-    // once 8 KiB have gathered or 250 ms have passed, and on exit (`BatchedLines`). Bounded: when
+    // once 64 KiB have gathered (`LOG_BATCH_CHARS`) or 250 ms have passed, and on exit (`BatchedLines`). Bounded: when
     // whatever reads standard output stalls, lines beyond 16 MB are dropped rather than held in memory.
     pinoHttp: [options, destination ?? standardOutput()],
   };
