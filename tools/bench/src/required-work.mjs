@@ -83,6 +83,15 @@ const proxy = createProxyMiddleware({
         headers['x-content-type-options'] = 'nosniff';
         headers['content-security-policy'] = 'sandbox';
       }),
+    // A 502 when the upstream connection fails (the upstream closed a keep-alive connection as it was
+    // reused, a run of 2026-11-28), as Arrbiter answers: with the default plugins ejected, an 'error'
+    // without a listener would end the process. Registered once: no per-call work.
+    (server) =>
+      server.on('error', (_error, _req, res) => {
+        if (typeof res.writeHead !== 'function') return res.destroy();
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      }),
   ],
 });
 
