@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { compileAllowlist, RouteMatcher } from '@arrbiter/server/catalog';
 import { AppConfig, TestClock } from '@arrbiter/server/config';
 import { keyDigest } from '@arrbiter/server/crypto';
@@ -157,6 +158,22 @@ describe("ProxyAccess.authorize's memo of allowed verdicts (PROXY_CHECKS=direct)
     memo.clear();
     expect(access.authorize(proxy, 'GET', `/api/v3/movie/${'1'.repeat(300)}`).outcome).toBe('allowed');
     expect(memo.size).toBe(0);
+  });
+
+  it('keeps no state alive: a replaced state goes with its verdicts', async () => {
+    // `--expose-gc`, as `npm test` runs jest; jest's test contexts do not copy `gc` from the process.
+    const gc = runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined;
+    if (gc === undefined) throw new Error('run jest with NODE_OPTIONS=--expose-gc, as npm test does');
+    const access = new ProxyAccess(registry, new TestClock(), DIRECT);
+    const held = (() => {
+      const replaced = state({ '/api/v3/movie/{id}': ['get'] });
+      expect(access.authorize(replaced, 'GET', '/api/v3/movie/1').outcome).toBe('allowed');
+      return new WeakRef(replaced);
+    })();
+    // A WeakRef's target lives at least until the end of the job that made it.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(held.deref()).toBeUndefined();
   });
 
   it('decides every call afresh with PROXY_CHECKS=nest', () => {

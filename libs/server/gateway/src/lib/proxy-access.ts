@@ -12,17 +12,44 @@ const NO_PROXIES: ReadonlyMap<string, ProxyState> = new Map();
 /**
  * `authorize`'s allowed verdicts kept for the next call of the same method and raw path on the same
  * proxy state (`PROXY_CHECKS=direct`; measured with the direct calls:
- * docs/decisions/proxy-checks-direct.md). At most this many, for all proxies together: the map is
- * emptied when it is full (so an entry of a replaced state keeps that state alive until then, or until
- * the same call replaces it). Only paths up to `MEMO_PATH_LENGTH` characters.
+ * docs/decisions/proxy-checks-direct.md). Held by the state itself (a `WeakMap`): a state the registry
+ * has replaced goes, with its verdicts, once nothing else holds it. At most `MEMO_ENTRIES` verdicts
+ * are added before the memo starts afresh, and only for paths up to `MEMO_PATH_LENGTH` characters.
  */
 const MEMO_ENTRIES = 4_096;
 const MEMO_PATH_LENGTH = 256;
 
-interface Memo {
-  /** The state the verdict was reached on: a change to the proxy, its service or catalog replaces it. */
-  proxy: ProxyState;
-  verdict: Extract<Authorization, { outcome: 'allowed' }>;
+type Allowed = Extract<Authorization, { outcome: 'allowed' }>;
+
+/** Allowed verdicts by proxy state, method and raw path: two lookups and no string built per call. */
+class VerdictMemo {
+  private byState = new WeakMap<ProxyState, Map<string, Map<string, Allowed>>>();
+  private added = 0;
+
+  /** Verdicts added since the memo last started afresh (at most `MEMO_ENTRIES`). */
+  get size(): number {
+    return this.added;
+  }
+
+  get(proxy: ProxyState, method: string, rawPath: string): Allowed | undefined {
+    return this.byState.get(proxy)?.get(method)?.get(rawPath);
+  }
+
+  set(proxy: ProxyState, method: string, rawPath: string, verdict: Allowed): void {
+    if (rawPath.length > MEMO_PATH_LENGTH) return;
+    if (this.added >= MEMO_ENTRIES) this.clear();
+    let methods = this.byState.get(proxy);
+    if (methods === undefined) this.byState.set(proxy, (methods = new Map()));
+    let paths = methods.get(method);
+    if (paths === undefined) methods.set(method, (paths = new Map()));
+    paths.set(rawPath, verdict);
+    this.added += 1;
+  }
+
+  clear(): void {
+    this.byState = new WeakMap();
+    this.added = 0;
+  }
 }
 
 /** Who is calling: the credential check's verdict (the guard's half of the checks). */
@@ -57,15 +84,15 @@ export type Authorization =
  */
 @Injectable()
 export class ProxyAccess {
-  /** Allowed verdicts by `method proxyId rawPath`, or null when `PROXY_CHECKS=nest`. */
-  private readonly memo: Map<string, Memo> | null;
+  /** Allowed verdicts by proxy state, method and raw path, or null when `PROXY_CHECKS=nest`. */
+  private readonly memo: VerdictMemo | null;
 
   constructor(
     private readonly registry: ProxyRegistry,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.memo = config.proxyChecks === 'direct' ? new Map() : null;
+    this.memo = config.proxyChecks === 'direct' ? new VerdictMemo() : null;
   }
 
   authenticate(url: string, headers: IncomingHttpHeaders): Authentication {
@@ -102,17 +129,13 @@ export class ProxyAccess {
 
   authorize(proxy: ProxyState, method: string, rawPath: string): Authorization {
     const memo = this.memo;
-    if (memo === null || rawPath.length > MEMO_PATH_LENGTH) return this.decide(proxy, method, rawPath);
+    if (memo === null) return this.decide(proxy, method, rawPath);
     // Allowed is allowed until the state changes (a new object): neither the clock nor learning mode
     // enters into it. Every other verdict is reached afresh.
-    const key = `${method} ${proxy.id} ${rawPath}`;
-    const hit = memo.get(key);
-    if (hit !== undefined && hit.proxy === proxy) return hit.verdict;
+    const hit = memo.get(proxy, method, rawPath);
+    if (hit !== undefined) return hit;
     const verdict = this.decide(proxy, method, rawPath);
-    if (verdict.outcome === 'allowed') {
-      if (memo.size >= MEMO_ENTRIES) memo.clear();
-      memo.set(key, { proxy, verdict });
-    }
+    if (verdict.outcome === 'allowed') memo.set(proxy, method, rawPath, verdict);
     return verdict;
   }
 
