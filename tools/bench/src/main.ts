@@ -44,7 +44,8 @@ import {
   Child,
   countCpu,
   killChildren,
-  machineCpuMs,
+  machineCpu,
+  othersMs,
   ROOT,
   SERVER_MAIN,
   startArrbiter,
@@ -145,7 +146,7 @@ interface Row {
   cpuPerRequest: number[];
   /** The upstream's CPU time per request, in microseconds, per run. */
   upstreamCpuPerRequest: number[];
-  /** The rest of the machine during the run (other processes, kernel), in % of one core, per run. */
+  /** The rest of the machine during the run (other processes, kernel threads, steal), in % of one core, per run. */
   othersPercent: number[];
   /** The kernel's interrupt and network work during the run (mostly the bench's own loopback traffic), in % of one core. */
   networkPercent: number[];
@@ -1061,7 +1062,8 @@ async function main(): Promise<void> {
     const measure = async (name: string, child: Child, targetApps: SeededApp[], mix: Mix, connections: number) => {
       const proxyBefore = child.cpuMs();
       const upstreamBefore = upstream.cpuMs();
-      const machineBefore = machineCpuMs();
+      const bench = new Set([process.pid, child.process.pid ?? -1, upstream.process.pid ?? -1]);
+      const machineBefore = machineCpu(bench);
       const started = performance.now();
       const counting = countCpu(child.process.pid);
       const direct = child === passthrough || child === calibration;
@@ -1069,11 +1071,9 @@ async function main(): Promise<void> {
       const wallMs = performance.now() - started;
       const proxyMs = child.cpuMs() - proxyBefore;
       const upstreamMs = upstream.cpuMs() - upstreamBefore;
-      const machineAfter = machineCpuMs();
-      const machineMs = machineAfter.busy - machineBefore.busy;
+      const machineAfter = machineCpu(bench);
       const counts = await counting.stop();
       const served = Math.max(1, result.total);
-      const loadMs = ((result.loadCpuPerRequest ?? 0) * served) / 1000;
       const key = `${name}|${mix}|${connections}`;
       let row = rows.get(key);
       if (!row) {
@@ -1094,7 +1094,7 @@ async function main(): Promise<void> {
       row.results.push(result);
       row.cpuPerRequest.push((proxyMs * 1000) / served);
       row.upstreamCpuPerRequest.push((upstreamMs * 1000) / served);
-      row.othersPercent.push((Math.max(0, machineMs - proxyMs - upstreamMs - loadMs) / wallMs) * 100);
+      row.othersPercent.push((othersMs(machineBefore, machineAfter) / wallMs) * 100);
       row.networkPercent.push(((machineAfter.network - machineBefore.network) / wallMs) * 100);
       if (counts) {
         row.instructionsPerRequest.push(counts.instructions / served);

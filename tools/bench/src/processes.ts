@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { freePort } from '@arrbiter/tools/fake-servarr';
 
@@ -142,19 +142,57 @@ export async function startArrbiter(
   return { child: wrap(name, url, child), startupMs: performance.now() - started };
 }
 
+/** What the machine did apart from some processes, in milliseconds of CPU (`machineCpu`). */
+export interface MachineCpu {
+  /** CPU time of every other process so far, by pid (one that starts and ends between two readings is not seen). */
+  byPid: Map<number, number>;
+  /** Steal (a neighbour on the same host), and irq + softirq: the kernel's interrupt and network work. */
+  steal: number;
+  network: number;
+}
+
 /**
- * The whole machine's CPU time so far (every core), in milliseconds, from /proc/stat: `busy` is user,
- * nice, system and steal; `network` is irq and softirq. Less what the bench's own processes used, `busy`
- * shows what else ran during a cell: other processes, kernel threads, a noisy neighbour's steal.
- * `network` is apart because on a kernel that accounts interrupt time on its own (`IRQ_TIME_ACCOUNTING`,
- * as on the machines of 2026-11-28) the loopback traffic of the bench itself is processed there, in no
- * process's time: 16–19 % of a core at 4,000–6,000 proxied calls a second (2026-11-28), alike for
- * every target. It is reported, not counted as the rest of the machine.
+ * The machine's CPU time so far, from /proc, apart from the processes of `exclude` (the bench's own and
+ * the processes a cell measures; wrk's CPU is reported by wrk): the other processes one by one, steal,
+ * and the kernel's interrupt and network work (irq, softirq). `othersMs` turns two readings into "the
+ * rest of the machine", which leaves the network work out: it is mostly the bench's own loopback
+ * traffic (16–19 % of a core at 4,000–6,000 proxied calls a second, 2026-11-28, alike for every target),
+ * partly charged to whichever process was running, so the machine's total less the bench's processes
+ * (the measure until then) read 5–15 % with nothing else running. `ksoftirqd` threads, which run that
+ * work when it is deferred, are left out too.
  */
-export function machineCpuMs(): { busy: number; network: number } {
+export function machineCpu(exclude: ReadonlySet<number>): MachineCpu {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || exclude.has(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close).startsWith('ksoftirqd')) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    // utime and stime: fields 14 and 15 of proc(5), 11 and 12 after the command. Not the reaped
+    // children's (cutime, cstime): a child's whole life lands there at once when it is reaped.
+    byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+  }
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  return { busy: (user + nice + system + (steal || 0)) * 10, network: (irq + softirq) * 10 };
+  const [, , , , , irq, softirq, steal] = fields.map(Number);
+  return { byPid, steal: (steal || 0) * 10, network: (irq + softirq) * 10 };
+}
+
+/** The rest of the machine between two readings: other processes' CPU and steal, in milliseconds. */
+export function othersMs(before: MachineCpu, after: MachineCpu): number {
+  let total = after.steal - before.steal;
+  for (const [pid, ms] of after.byPid) {
+    const earlier = before.byPid.get(pid) ?? 0;
+    // A pid used again by a new process counts from zero.
+    total += ms >= earlier ? ms - earlier : ms;
+  }
+  return total;
 }
 
 /** What a process did on the CPU between two points: instructions retired and cycles spent. */
