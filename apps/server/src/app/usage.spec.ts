@@ -165,6 +165,21 @@ describe('usage counters', () => {
     );
   });
 
+  it('writes the counts of the other proxies when one of those counted was deleted before the write', async () => {
+    const before = total((await usage()).buckets);
+    const other = await proxiedUpstream(admin, 'deleted-soon', 'Deleted soon', OVERRIDES);
+    try {
+      // Both counted in memory; the usage answer below writes them (the write-behind runs every 5 s).
+      await t.http.get('/proxy/deleted-soon/api/v3/movie').set('X-Api-Key', other.proxy.key).expect(200);
+      await call('/api/v3/movie').expect(200);
+      await admin.delete(`/api/admin/v1/proxies/${other.proxy.id}`).expect(204);
+      // Its counts are left out; the rest is written in the same transaction (a foreign key would fail it whole).
+      expect(total((await usage()).buckets)).toEqual({ ...before, forwarded: before.forwarded + 1 });
+    } finally {
+      await other.upstream.stop();
+    }
+  });
+
   it('counts nothing with USAGE_COUNTING=false, and still answers', async () => {
     const off = await startTestApp({ OPENAPI_SOURCES: 'none', USAGE_COUNTING: 'false' });
     try {

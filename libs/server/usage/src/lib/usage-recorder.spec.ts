@@ -2,15 +2,11 @@ import { Logger } from '@nestjs/common';
 import type { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { DatabaseLifecycle } from '@arrbiter/server/database';
-import type { ProxiesService } from '@arrbiter/server/proxies';
 import { MAX_ROUTE_LENGTH } from './entities/usage-route.entity';
 import { UsageCounter } from './usage-counter';
 import { rowsOf, USAGE_FLUSH_INTERVAL_MS, UsageRecorder } from './usage-recorder';
 
 const P1 = '00000000-0000-4000-8000-000000000001';
-const P2 = '00000000-0000-4000-8000-000000000002';
-const APP = '00000000-0000-4000-8000-0000000000a1';
-const SERVICE = '00000000-0000-4000-8000-0000000000b1';
 const TEN = Date.UTC(2026, 10, 24, 10);
 
 /** One upsert as the database received it: the statement's table and its columns' arrays. */
@@ -27,17 +23,8 @@ class FakeDatabase {
   private held: { resolve: () => void; reject: (error: Error) => void } | undefined;
   holdNext = false;
   failNext: Error | undefined;
-  readonly deleted = new Set<string>();
-  ownerQueries = 0;
-
-  readonly proxies = {
-    owners: async (ids: readonly string[]) => {
-      this.ownerQueries += 1;
-      return new Map(
-        ids.filter((id) => !this.deleted.has(id)).map((id) => [id, { appId: APP, serviceId: SERVICE }] as const),
-      );
-    },
-  } as unknown as ProxiesService;
+  /** Statements sent, committed or not. */
+  queries = 0;
 
   readonly txHost = {
     withTransaction: async (run: () => Promise<void>) => {
@@ -61,6 +48,7 @@ class FakeDatabase {
     },
     tx: {
       query: async (sql: string, columns: unknown[][]) => {
+        this.queries += 1;
         this.upserts.push({ table: sql.includes('usage_route') ? 'usage_route' : 'usage_hour', columns });
         return [];
       },
@@ -84,7 +72,7 @@ class FakeDatabase {
       if (table !== 'usage_hour') continue;
       (columns[0] as string[]).forEach((proxyId, i) => {
         const sum = (totals[proxyId] ??= [0, 0, 0]);
-        for (let c = 0; c < 3; c += 1) sum[c] += (columns[4 + c] as number[])[i];
+        for (let c = 0; c < 3; c += 1) sum[c] += (columns[2 + c] as number[])[i];
       });
     }
     return totals;
@@ -109,7 +97,7 @@ describe(UsageRecorder.name, () => {
     db = new FakeDatabase();
     clock = new FakeClock();
     counter = new UsageCounter(clock);
-    recorder = new UsageRecorder(counter, db.proxies, db.txHost, db.lifecycle);
+    recorder = new UsageRecorder(counter, db.txHost, db.lifecycle);
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => {
@@ -117,7 +105,7 @@ describe(UsageRecorder.name, () => {
     jest.restoreAllMocks();
   });
 
-  it('upserts each proxy hour with its app and service, and each route with its lower-case method, in one transaction', async () => {
+  it('upserts each proxy hour, and each route with its lower-case method, in one transaction', async () => {
     counter.count(P1, 'GET', '/api/v3/movie/{id}', false, false);
     counter.count(P1, 'GET', '/api/v3/movie/{id}', false, true);
     counter.count(P1, 'DELETE', '/api/v3/movie/{id}', true, false);
@@ -126,7 +114,7 @@ describe(UsageRecorder.name, () => {
     expect(db.upserts).toEqual([
       {
         table: 'usage_hour',
-        columns: [[P1], [new Date(TEN)], [APP], [SERVICE], [2], [1], [1]],
+        columns: [[P1], [new Date(TEN)], [2], [1], [1]],
       },
       {
         table: 'usage_route',
@@ -143,7 +131,7 @@ describe(UsageRecorder.name, () => {
     expect(recorder.written).toBe(1);
     // Nothing counted since: no query at all.
     await recorder.flush();
-    expect(db.ownerQueries).toBe(1);
+    expect(db.queries).toBe(2);
     expect(db.commits).toBe(1);
   });
 
@@ -153,14 +141,6 @@ describe(UsageRecorder.name, () => {
     await jest.advanceTimersByTimeAsync(USAGE_FLUSH_INTERVAL_MS - 1);
     expect(db.commits).toBe(0);
     await jest.advanceTimersByTimeAsync(1);
-    expect(db.totals()).toEqual({ [P1]: [1, 0, 0] });
-  });
-
-  it('leaves out the counts of proxies deleted meanwhile', async () => {
-    counter.count(P1, 'GET', '/api/v3/movie', false, false);
-    counter.count(P2, 'GET', '/api/v3/movie', false, false);
-    db.deleted.add(P2);
-    await recorder.flush();
     expect(db.totals()).toEqual({ [P1]: [1, 0, 0] });
   });
 
@@ -203,11 +183,11 @@ describe(UsageRecorder.name, () => {
   });
 
   it('does nothing when counting is off', async () => {
-    const off = new UsageRecorder(null, db.proxies, db.txHost, db.lifecycle);
+    const off = new UsageRecorder(null, db.txHost, db.lifecycle);
     off.onApplicationBootstrap();
     await off.flush();
     expect(jest.getTimerCount()).toBe(0);
-    expect(db.ownerQueries).toBe(0);
+    expect(db.queries).toBe(0);
   });
 
   it('merges counts that become one row: methods lower-cased, long paths cut to the column', () => {

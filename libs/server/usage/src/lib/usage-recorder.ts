@@ -2,7 +2,6 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { DatabaseLifecycle } from '@arrbiter/server/database';
-import { ProxiesService } from '@arrbiter/server/proxies';
 import { MAX_ROUTE_LENGTH } from './entities/usage-route.entity';
 import { UnauthorizedCount, UnauthorizedCounter } from './unauthorized-counter';
 import { HourCount, UsageCounter } from './usage-counter';
@@ -10,9 +9,16 @@ import { HourCount, UsageCounter } from './usage-counter';
 /** How often what was counted is written (the usage endpoints also write this replica's first). */
 export const USAGE_FLUSH_INTERVAL_MS = 5_000;
 
+// The app and service of each proxy come from its row, and counts of proxies deleted meanwhile are left
+// out by the join, in the same statement: no query before it, and no entity read into this process (with
+// 1,000 proxies, reading their owners through TypeORM first cost about 40 ms of CPU a write, 2 µs per
+// proxied call at the bench's rate; docs/performance-log.md, 2026-11-28 night).
 const UPSERT_HOURS = `
 INSERT INTO usage_hour (proxy_id, hour, app_id, service_id, forwarded, refused, errors)
-SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::int[], $6::int[], $7::int[])
+SELECT r.proxy_id, r.hour, p.app_id, p.service_id, r.forwarded, r.refused, r.errors
+  FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::int[])
+  AS r(proxy_id, hour, forwarded, refused, errors)
+  JOIN proxy p ON p.id = r.proxy_id
 ON CONFLICT (proxy_id, hour) DO UPDATE SET
   forwarded = usage_hour.forwarded + EXCLUDED.forwarded,
   refused = usage_hour.refused + EXCLUDED.refused,
@@ -20,7 +26,9 @@ ON CONFLICT (proxy_id, hour) DO UPDATE SET
 
 const UPSERT_ROUTES = `
 INSERT INTO usage_route (proxy_id, hour, method, route, count, last_seen)
-SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::varchar[], $4::varchar[], $5::int[], $6::timestamptz[])
+SELECT r.* FROM unnest($1::uuid[], $2::timestamptz[], $3::varchar[], $4::varchar[], $5::int[], $6::timestamptz[])
+  AS r(proxy_id, hour, method, route, count, last_seen)
+ WHERE EXISTS (SELECT 1 FROM proxy WHERE proxy.id = r.proxy_id)
 ON CONFLICT (proxy_id, hour, method, route) DO UPDATE SET
   count = usage_route.count + EXCLUDED.count,
   last_seen = GREATEST(usage_route.last_seen, EXCLUDED.last_seen)`;
@@ -71,8 +79,8 @@ interface RouteRow {
  * every `USAGE_FLUSH_INTERVAL_MS`, on request (`flush`, before the usage endpoints read) and once more
  * when the database closes, it takes what `UsageCounter` counted and upserts it in one transaction.
  * The upserts add to the stored counts, so several replicas sharing one database add up. Counts of
- * proxies deleted meanwhile are left out (`ProxiesService.owners`, one query per write); a failed write
- * puts its counts back for the next one. Nothing runs when counting is off (`USAGE_COUNTING=false`).
+ * proxies deleted meanwhile are left out by the statements themselves; a failed write puts its counts
+ * back for the next one. Nothing runs when counting is off (`USAGE_COUNTING=false`).
  */
 @Injectable()
 export class UsageRecorder implements OnApplicationBootstrap {
@@ -81,14 +89,13 @@ export class UsageRecorder implements OnApplicationBootstrap {
   private flushing: Promise<void> | undefined;
   private droppedLogged = 0;
   private foldedLogged = 0;
-  /** Hour rows upserted since start (for tests). */
+  /** Hour rows sent to be upserted since start (for tests). */
   written = 0;
   /** Rows of 401s upserted since start (for tests). */
   unauthorizedWritten = 0;
 
   constructor(
     @Optional() @Inject(UsageCounter) private readonly counter: UsageCounter | null,
-    private readonly proxies: ProxiesService,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     lifecycle: DatabaseLifecycle,
     /** 401s of the proxy route (`null` with `USAGE_COUNTING=false`), written with the usage counters. */
@@ -144,31 +151,25 @@ export class UsageRecorder implements OnApplicationBootstrap {
     if (taken.length === 0) return;
     try {
       const { hours, routes } = rowsOf(taken);
-      const owners = await this.proxies.owners([...new Set(hours.map((row) => row.proxyId))]);
-      const hourRows = hours.filter((row) => owners.has(row.proxyId));
-      const routeRows = routes.filter((row) => owners.has(row.proxyId));
-      if (hourRows.length === 0) return;
       await this.txHost.withTransaction(async () => {
         await this.txHost.tx.query(UPSERT_HOURS, [
-          hourRows.map((row) => row.proxyId),
-          hourRows.map((row) => row.hour),
-          hourRows.map((row) => owners.get(row.proxyId)?.appId),
-          hourRows.map((row) => owners.get(row.proxyId)?.serviceId),
-          hourRows.map((row) => row.forwarded),
-          hourRows.map((row) => row.refused),
-          hourRows.map((row) => row.errors),
+          hours.map((row) => row.proxyId),
+          hours.map((row) => row.hour),
+          hours.map((row) => row.forwarded),
+          hours.map((row) => row.refused),
+          hours.map((row) => row.errors),
         ]);
-        if (routeRows.length > 0)
+        if (routes.length > 0)
           await this.txHost.tx.query(UPSERT_ROUTES, [
-            routeRows.map((row) => row.proxyId),
-            routeRows.map((row) => row.hour),
-            routeRows.map((row) => row.method),
-            routeRows.map((row) => row.route),
-            routeRows.map((row) => row.count),
-            routeRows.map((row) => new Date(row.lastSeen)),
+            routes.map((row) => row.proxyId),
+            routes.map((row) => row.hour),
+            routes.map((row) => row.method),
+            routes.map((row) => row.route),
+            routes.map((row) => row.count),
+            routes.map((row) => new Date(row.lastSeen)),
           ]);
       });
-      this.written += hourRows.length;
+      this.written += hours.length;
     } catch (error) {
       // Kept for the next write (added to what was counted since).
       counter.restore(taken);
