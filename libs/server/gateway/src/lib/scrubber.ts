@@ -232,8 +232,8 @@ const PENDING = -2;
 /**
  * The rules (sorted longest first) grouped by their first bytes, all of one length: the base URL's forms
  * share `http`, so a body is searched three times (that, the key and the upper-case key) rather than once
- * per form. With nothing to replace in a 1 KB JSON body, 0.8 µs instead of 1.9 (six forms;
- * docs/performance-log.md, 2026-11-28 night).
+ * per form. With nothing to replace in a 1 KB JSON body, 0.9 µs instead of 1.9 (six forms;
+ * docs/performance-log.md, "Results — 2026-11-28 (night)").
  */
 function anchorsOf(rules: readonly Rule[]): Anchor[] {
   const length = Math.min(ANCHOR_BYTES, ...rules.map((rule) => rule.from.length));
