@@ -194,7 +194,7 @@ export class Scrubber {
     for (const index of candidates) {
       const rule = this.rules[index];
       const end = at + rule.from.length;
-      if (end > data.length || !startsWith(data, at, rule.from)) continue;
+      if (end > data.length || data.compare(rule.from, 0, rule.from.length, at, end) !== 0) continue;
       if (!final && this.undecided(data, at, index)) return PENDING;
       if (rule.bounded && end < data.length && continuesHost(data[end])) continue;
       return index;
@@ -246,10 +246,4 @@ function anchorsOf(rules: readonly Rule[]): Anchor[] {
     else anchors.set(key, { bytes, rules: [index] });
   });
   return [...anchors.values()];
-}
-
-/** Whether `data` holds `pattern` at `at` (the caller has checked that it fits). */
-function startsWith(data: Buffer, at: number, pattern: Buffer): boolean {
-  for (let i = 0; i < pattern.length; i += 1) if (data[at + i] !== pattern[i]) return false;
-  return true;
 }
