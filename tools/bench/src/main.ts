@@ -491,12 +491,12 @@ function usageScenario(upstream: Child, upstreamKey: string) {
  * it on − with it off), each cell's two sides driven at the same time (the performance rule).
  */
 function addedMicros(on: VariantCell, off: VariantCell): number {
-  return median(roundsAdded(on, off));
+  return median(cellsAdded(on, off));
 }
 
 /** Each cell's on − off, CPU µs per request, round after round. */
-function roundsAdded(on: VariantCell, off: VariantCell): number[] {
-  return on.cpu.map((cpu, round) => cpu - off.cpu[round]);
+function cellsAdded(on: VariantCell, off: VariantCell): number[] {
+  return on.cpu.map((cpu, cell) => cpu - off.cpu[cell]);
 }
 
 /**
@@ -514,8 +514,8 @@ async function featureScenarios(
     `${base} ${Math.round(median(cell.base.rps))} req/s (${Math.round(median(cell.base.cpu))} µs CPU per request), ${variant} ${Math.round(median(cell.variant.rps))} req/s (${Math.round(median(cell.variant.cpu))} µs)`;
   const micros = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)} µs`;
   /** The cells' differences, a round's cells joined by "/": "+4/+2/+6, −1/+3/+0, …". */
-  const rounds = (on: VariantCell, off: VariantCell) => {
-    const added = roundsAdded(on, off).map((value) => `${value >= 0 ? '+' : ''}${Math.round(value)}`);
+  const cellsOf = (on: VariantCell, off: VariantCell) => {
+    const added = cellsAdded(on, off).map((value) => `${value >= 0 ? '+' : ''}${Math.round(value)}`);
     const grouped: string[] = [];
     for (let at = 0; at < added.length; at += PAIR_CELLS) grouped.push(added.slice(at, at + PAIR_CELLS).join('/'));
     return grouped.join(', ');
@@ -543,17 +543,17 @@ async function featureScenarios(
   const checks: [string, string, boolean][] = [
     [
       `Scrubbing adds ≤ 5 µs of CPU per call on 1 KB JSON (1 MB reported)`,
-      `${micros(scrubMicros)} (cells: ${rounds(scrub.json1k.base, scrub.json1k.variant)}; 1 MB: ${micros(scrub1mMicros)}, ${(scrub1m * 100).toFixed(1)} % fewer req/s than with it off)`,
+      `${micros(scrubMicros)} (cells: ${cellsOf(scrub.json1k.base, scrub.json1k.variant)}; 1 MB: ${micros(scrub1mMicros)}, ${(scrub1m * 100).toFixed(1)} % fewer req/s than with it off)`,
       scrubMicros <= 5,
     ],
     [
       `Metrics on add ≤ 3 µs of CPU per call (allowed, 32 connections)`,
-      `${micros(metricsMicros)} (cells: ${rounds(metrics.allowed.variant, metrics.allowed.base)})`,
+      `${micros(metricsMicros)} (cells: ${cellsOf(metrics.allowed.variant, metrics.allowed.base)})`,
       metricsMicros <= 3,
     ],
     [
       `Usage counting adds ≤ 2 µs of CPU per call (allowed, 32 connections; on by default)`,
-      `${micros(usageMicros)} (cells: ${rounds(usage.allowed.base, usage.allowed.variant)})`,
+      `${micros(usageMicros)} (cells: ${cellsOf(usage.allowed.base, usage.allowed.variant)})`,
       usageMicros <= 2,
     ],
   ];
