@@ -17,7 +17,8 @@
  * and profiles); `--only features` runs them and then the features' own costs, nothing else.
  *
  * Scrubbing, metrics and usage counting are each measured against the
- * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`). The
+ * same build with the feature toggled (`scrubScenario`, `metricsScenario`, `usageScenario`), and two
+ * processes of one build are measured the same way as the instrument's zero (`controlScenario`). The
  * throughput cells also measure that build with all of them off (`BARE_TARGET`): what the shape of the
  * proxy route costs before any feature, reported beside the passthrough; and, at 32 connections, the
  * passthrough with only the per-call work the specification requires added by hand (`REQUIRED_TARGET`,
@@ -487,6 +488,22 @@ function usageScenario(upstream: Child, upstreamKey: string) {
 }
 
 /**
+ * The instrument's zero: two processes of the same build (the defaults), measured exactly as a
+ * feature's pair. Whatever it reads is what the method reads where there is nothing to find; a feature's
+ * figure closer to its budget than this one is to zero is not resolved by the run (2026-11-29: the same
+ * method read −4 and +22 µs in two probes of 15 cells on one machine). Reported, not judged.
+ */
+function controlScenario(upstream: Child, upstreamKey: string) {
+  return featurePair(
+    upstream,
+    upstreamKey,
+    { name: 'arrbiter (embedded, control A)' },
+    { name: 'arrbiter (embedded, control B)' },
+    [{ mix: 'allowed', connections: 32 }],
+  );
+}
+
+/**
  * What a feature adds to a call in CPU µs: the median over the rounds' cells of (CPU µs per request with
  * it on − with it off), each cell's two sides driven at the same time (the performance rule).
  */
@@ -502,7 +519,8 @@ function cellsAdded(on: VariantCell, off: VariantCell): number[] {
 /**
  * The three features' own costs (scrubbing, metrics, usage counting), each a fresh pair of Arrbiter
  * processes alike but for the feature, in CPU µs per call added (the rule: ≤ 5, 3 and 2 µs); req/s
- * reported beside them, and in points of the passthrough's allowed req/s (`throughRps`).
+ * reported beside them, and in points of the passthrough's allowed req/s (`throughRps`); then the
+ * instrument's zero, a pair alike in everything.
  */
 async function featureScenarios(
   upstream: Child,
@@ -539,6 +557,11 @@ async function featureScenarios(
   const usagePoints = (median(usage.allowed.variant.rps) - median(usage.allowed.base.rps)) / throughRps;
   lines.push(
     `- Usage counting, the same build with it on and off (${ROUNDS} rounds, a fresh pair each round measured in ${PAIR_CELLS} cells, both driven at once), allowed at 32 connections: ${sides(usage.allowed, 'on', 'off')}: ${micros(usageMicros)} per call (${(usagePoints * 100).toFixed(1)} points of the passthrough's allowed req/s).`,
+  );
+  const control = await controlScenario(upstream, upstreamKey);
+  const controlMicros = addedMicros(control.allowed.variant, control.allowed.base);
+  lines.push(
+    `- The instrument's zero: two processes of the same build (the defaults) measured as a feature's pair (${ROUNDS} rounds, a fresh pair each round measured in ${PAIR_CELLS} cells, both driven at once), allowed at 32 connections: B − A ${micros(controlMicros)} per call (cells: ${cellsOf(control.allowed.variant, control.allowed.base)}). Nothing differs between the two: a feature's figure nearer its budget than this is to zero is not resolved by this run.`,
   );
   const checks: [string, string, boolean][] = [
     [
