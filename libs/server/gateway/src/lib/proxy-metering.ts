@@ -4,8 +4,11 @@ import { Metrics, ProxyMeter, ProxyOutcome } from '@arrbiter/server/metrics';
 import { type AccessLogFields, peekProxyCall } from './proxy-context';
 import type { ProxyRegistry, ProxyState } from './proxy-registry';
 
-const COUNTED = Symbol('arrbiter.countedBytes');
-type CountedSocket = Socket & { [COUNTED]?: { read: number; written: number } };
+/** A connection's byte counts when its last call was metered. */
+interface Counted {
+  read: number;
+  written: number;
+}
 
 /**
  * The proxy route's Prometheus metrics, fed once per call when its access line is written. Exists only
@@ -17,6 +20,11 @@ type CountedSocket = Socket & { [COUNTED]?: { read: number; written: number } };
  */
 export class ProxyMetering {
   private readonly meters = new WeakMap<ProxyState, ProxyMeter>();
+  /**
+   * Beside the sockets, not on them: a property added to some of Node's sockets and not to others
+   * (the upstream's, the admin API's) gives them two shapes for Node's own code to handle on every call.
+   */
+  private readonly counted = new WeakMap<Socket, Counted>();
   private readonly unauthorized: ProxyMeter;
 
   constructor(
@@ -39,8 +47,12 @@ export class ProxyMetering {
     const forwarded = fields.outcome === 'forwarded';
     const outcome: ProxyOutcome = forwarded && fields.learned ? 'learned' : fields.outcome;
     // Bytes since the last call on this connection (keep-alive connections carry many calls).
-    const socket = request.socket as CountedSocket;
-    const counted = (socket[COUNTED] ??= { read: 0, written: 0 });
+    const socket = request.socket;
+    let counted = this.counted.get(socket);
+    if (counted === undefined) {
+      counted = { read: 0, written: 0 };
+      this.counted.set(socket, counted);
+    }
     const read = socket.bytesRead;
     const written = socket.bytesWritten;
     meter.record(
