@@ -105,6 +105,11 @@ export class AppConfig {
    */
   readonly accessLogWriter!: 'direct' | 'pino';
   /**
+   * `BENCH_TOGGLE`: the per-call feature each `SIGUSR2` turns off and on again (`AccessLog`), for the
+   * bench to measure its cost in one process; `undefined`: none, and no signal handler.
+   */
+  readonly benchToggle!: 'usage-counting' | 'metrics' | undefined;
+  /**
    * `PROXY_CHECKS` (default `direct`): how the proxy route runs `ProxyKeyGuard`, `AllowlistInterceptor`
    * and `ProxyExceptionFilter`. `direct`: `ProxyGateway` calls the same instances in order (the speed-up
    * it was measured for: `ProxyGateway.handle`); `nest`: through Nest's consumers (`ExternalContextCreator`).

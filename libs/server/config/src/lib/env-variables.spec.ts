@@ -24,6 +24,8 @@ const CHART_EXEMPT: Record<string, string> = {
   ACCESS_LOG_WRITER: 'a benchmark switch: extraEnv',
   // Likewise the proxy route's way of running its checks.
   PROXY_CHECKS: 'a benchmark switch: extraEnv',
+  // Likewise the signal that turns a per-call feature off and on in a running process.
+  BENCH_TOGGLE: 'a benchmark switch: extraEnv',
 };
 
 /** `{ name → how }` for every variable the chart's templates set. */

@@ -312,6 +312,15 @@ export const ENV_VARIABLES = [
       "how the proxy route runs its guard (`ProxyKeyGuard`), allowlist interceptor (`AllowlistInterceptor`) and filter: `direct` calls the same instances in order from the gateway (the same checks for less CPU per proxied call, see [the decision](decisions/proxy-checks-direct.md)); `nest` runs them through Nest's guard and interceptor consumers. WebSocket upgrades always use Nest's",
   },
   {
+    name: 'BENCH_TOGGLE',
+    section: 'server',
+    type: 'string',
+    oneOf: ['usage-counting', 'metrics'],
+    default: 'unset (none)',
+    description:
+      'a benchmark switch: each `SIGUSR2` the process receives turns this per-call feature off, the next turns it on again, so that `npm run bench` measures what it costs within one process (see [performance.md](performance.md)). The feature starts on: `usage-counting` needs usage counting on, `metrics` needs `METRICS_PORT`. Unset: `SIGUSR2` is not handled',
+  },
+  {
     name: 'SERVICE_CHECK_INTERVAL_SECONDS',
     section: 'operations',
     type: 'integer',

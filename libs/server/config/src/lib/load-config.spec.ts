@@ -169,6 +169,21 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ DATA_DIR: dir, ACCESS_LOG_WRITER: 'pino' }).accessLogWriter).toBe('pino');
   });
 
+  it('toggles no feature by default; BENCH_TOGGLE names one that is on', () => {
+    expect(loadConfig({ DATA_DIR: dir }).benchToggle).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, BENCH_TOGGLE: 'usage-counting' }).benchToggle).toBe('usage-counting');
+    expect(loadConfig({ DATA_DIR: dir, BENCH_TOGGLE: 'metrics', METRICS_PORT: '9464' }).benchToggle).toBe('metrics');
+    expect(() => loadConfig({ DATA_DIR: dir, BENCH_TOGGLE: 'metrics' })).toThrow(
+      /BENCH_TOGGLE=metrics needs METRICS_PORT/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, BENCH_TOGGLE: 'usage-counting', USAGE_COUNTING: 'false' })).toThrow(
+      /BENCH_TOGGLE=usage-counting needs USAGE_COUNTING on/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, BENCH_TOGGLE: 'scrubbing' })).toThrow(
+      /BENCH_TOGGLE must be one of the following values: usage-counting, metrics/,
+    );
+  });
+
   it("runs the proxy route's checks directly by default; PROXY_CHECKS=nest runs them through Nest", () => {
     expect(loadConfig({ DATA_DIR: dir }).proxyChecks).toBe('direct');
     expect(loadConfig({ DATA_DIR: dir, PROXY_CHECKS: 'nest' }).proxyChecks).toBe('nest');

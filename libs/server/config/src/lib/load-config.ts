@@ -229,6 +229,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     );
   }
 
+  if (env.BENCH_TOGGLE === 'metrics' && env.METRICS_PORT === undefined) {
+    problems.push('BENCH_TOGGLE=metrics needs METRICS_PORT: the metrics it turns off and on must be on');
+  }
+  if (env.BENCH_TOGGLE === 'usage-counting' && env.USAGE_COUNTING === 'false') {
+    problems.push('BENCH_TOGGLE=usage-counting needs USAGE_COUNTING on: the counting it turns off and on must be on');
+  }
+
   // Read once, with the environment variables and files its references name (never logged).
   let configFile: DocumentFile | undefined;
   if (env.CONFIG_FILE !== undefined) {
@@ -308,6 +315,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv, cwd = process.cwd()):
     warningRetentionDays: env.WARNING_RETENTION_DAYS ?? 90,
     usageCounting: env.USAGE_COUNTING !== 'false',
     accessLogWriter: env.ACCESS_LOG_WRITER ?? 'direct',
+    benchToggle: env.BENCH_TOGGLE,
     proxyChecks: env.PROXY_CHECKS ?? 'direct',
     serviceCheckIntervalSeconds: env.SERVICE_CHECK_INTERVAL_SECONDS ?? 300,
     ...staffAuth,

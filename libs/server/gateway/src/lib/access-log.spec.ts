@@ -5,8 +5,10 @@ import { buildLoggerOptions, LogOutput } from '@arrbiter/server/http';
 import { PinoLogger } from 'nestjs-pino';
 import { Logger, pino } from 'pino';
 import type { Options } from 'pino-http';
+import type { UsageCounter } from '@arrbiter/server/usage';
 import { AccessLog } from './access-log';
 import type { AccessLogFields } from './proxy-context';
+import type { ProxyMetering } from './proxy-metering';
 
 type Answer = (request: IncomingMessage, response: ServerResponse, log: AccessLog) => void;
 
@@ -23,6 +25,12 @@ async function linesOf(
   // What nestjs-pino's module does when the application starts.
   (PinoLogger as unknown as { root: Logger | undefined }).root = pino(options, destination);
   const log = new AccessLog({ accessLogWriter: writer } as AppConfig, output, null, null);
+  await serve(log, answer, headers);
+  return lines;
+}
+
+/** Serves one request with `answer`, tracked by `log`; resolves once the response has closed. */
+async function serve(log: AccessLog, answer: Answer, headers: Record<string, string> = {}): Promise<void> {
   let closed: Promise<unknown> | undefined;
   const server: Server = createServer((request, response) => {
     answer(request, response, log);
@@ -49,7 +57,6 @@ async function linesOf(
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
-  return lines;
 }
 
 /** A forwarded call: the handler completes the fields as the forwarding does. */
@@ -109,6 +116,46 @@ describe(AccessLog.name, () => {
     expect(await linesOf('direct', 'warn', forwarded(200))).toEqual([]);
     expect(await linesOf('direct', 'warn', forwarded(503))).toHaveLength(1);
     expect(await linesOf('direct', 'silent', forwarded(503))).toEqual([]);
+  });
+
+  describe.each(['usage-counting', 'metrics'] as const)('with BENCH_TOGGLE=%s', (feature) => {
+    /**
+     * SIGUSR2 as Node delivers it to `process`'s listeners. Not `process.kill`: jest gives a test a
+     * `process` of its own, whose listeners the real signal never reaches (the bench sends real ones).
+     */
+    const signal = () => process.emit('SIGUSR2', 'SIGUSR2');
+
+    it('turns the feature off at each odd SIGUSR2 and on at each even one, and the other feature never', async () => {
+      const usage = { count: jest.fn() };
+      const metering = { record: jest.fn() };
+      const config = { accessLogWriter: 'direct', benchToggle: feature } as AppConfig;
+      const output = new LogOutput('silent', { write: () => undefined });
+      const listeners = process.listenerCount('SIGUSR2'); // jest's own, if any
+      const toggled = feature === 'metrics' ? metering.record : usage.count;
+      const other = feature === 'metrics' ? usage.count : metering.record;
+      const log = new AccessLog(config, output, metering as unknown as ProxyMetering, usage as unknown as UsageCounter);
+      expect(process.listenerCount('SIGUSR2')).toBe(listeners + 1);
+      try {
+        await serve(log, forwarded(200));
+        signal();
+        await serve(log, forwarded(200));
+        await serve(log, forwarded(200));
+        signal();
+        await serve(log, forwarded(200));
+        expect(toggled).toHaveBeenCalledTimes(2);
+        expect(other).toHaveBeenCalledTimes(4);
+      } finally {
+        log.onModuleDestroy();
+      }
+      expect(process.listenerCount('SIGUSR2')).toBe(listeners);
+    });
+  });
+
+  it('listens for no signal without BENCH_TOGGLE', () => {
+    const listeners = process.listenerCount('SIGUSR2');
+    const log = new AccessLog({ accessLogWriter: 'direct' } as AppConfig, null, null, null);
+    expect(process.listenerCount('SIGUSR2')).toBe(listeners);
+    log.onModuleDestroy();
   });
 
   it('marks a response the client left before it was finished as aborted, a warning', async () => {

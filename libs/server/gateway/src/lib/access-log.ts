@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { Logger, pino } from 'pino';
 import { AppConfig } from '@arrbiter/server/config';
@@ -42,22 +42,37 @@ const WARN = pino.levels.values['warn'];
  * fixed shape serialises on V8's fast path.
  */
 @Injectable()
-export class AccessLog {
+export class AccessLog implements OnModuleDestroy {
   private logger?: Logger;
   /** Where lines are written directly; `null`: through pino. */
   private readonly direct: LogOutput | null;
+  /** `BENCH_TOGGLE`'s `SIGUSR2` listener; `undefined` when it is unset. */
+  private readonly toggle?: () => void;
 
   constructor(
     config: AppConfig,
     @Optional() @Inject(LogOutput) output: LogOutput | null,
     /** `null` unless METRICS_PORT is set: then each line also feeds the metrics. */
-    @Optional() @Inject(ProxyMetering) private readonly metering: ProxyMetering | null = null,
+    @Optional() @Inject(ProxyMetering) private metering: ProxyMetering | null = null,
     /** `null` when USAGE_COUNTING=false: otherwise each call of a known proxy is counted, in memory. */
-    @Optional() @Inject(UsageCounter) private readonly usage: UsageCounter | null = null,
+    @Optional() @Inject(UsageCounter) private usage: UsageCounter | null = null,
     /** "First calls, live": fed only while some proxy's view is open (`RecentCalls.armed`). */
     @Optional() @Inject(RecentCalls) private readonly recent: RecentCalls | null = null,
   ) {
     this.direct = config.accessLogWriter === 'direct' ? (output ?? null) : null;
+    // The bench's switch (`BENCH_TOGGLE`): each SIGUSR2 sets the feature's field to `null` or back, so
+    // a call does exactly what it does with the feature off (USAGE_COUNTING=false, no METRICS_PORT) or
+    // on, and nothing more in either state.
+    const [meteringOn, usageOn] = [this.metering, this.usage];
+    if (config.benchToggle === 'metrics')
+      this.toggle = () => (this.metering = this.metering === null ? meteringOn : null);
+    else if (config.benchToggle === 'usage-counting')
+      this.toggle = () => (this.usage = this.usage === null ? usageOn : null);
+    if (this.toggle !== undefined) process.on('SIGUSR2', this.toggle);
+  }
+
+  onModuleDestroy(): void {
+    if (this.toggle !== undefined) process.off('SIGUSR2', this.toggle);
   }
 
   /**
