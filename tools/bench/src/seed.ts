@@ -58,8 +58,11 @@ export async function seed(
   upstreamUrl: string,
   upstreamKey: string,
   count: number,
-  /** Whether the proxies' responses are scrubbed (the default, as for a new proxy); false: raw. */
-  scrub = true,
+  /**
+   * Whether the proxies' responses are scrubbed (the default, as for a new proxy); false: raw; `even`:
+   * the apps of even index scrub and the others do not (a feature's phases in one process, `phases.ts`).
+   */
+  scrub: boolean | 'even' = true,
 ): Promise<SeedResult> {
   const config = benchConfig(env);
   const box = new SecretBox(config);
@@ -95,6 +98,7 @@ export async function seed(
       const ciphertexts: string[] = [];
       const overrides: string[] = [];
       const appTemplates: string[] = [];
+      const scrubs: boolean[] = [];
       for (let i = start; i < Math.min(count, start + 500); i += 1) {
         const key = generateProxyKey();
         const slug = `app-${i}`;
@@ -113,6 +117,7 @@ export async function seed(
         digests.push(keyDigest(key));
         ciphertexts.push(box.encrypt(key, 'proxy-key'));
         overrides.push(JSON.stringify(grant));
+        scrubs.push(scrub === 'even' ? i % 2 === 0 : scrub);
         apps.push({ slug, key });
       }
       await dataSource.query(
@@ -121,9 +126,9 @@ export async function seed(
       );
       await dataSource.query(
         `INSERT INTO proxy (id, app_id, service_id, active, key_digest, key_ciphertext, overrides, scrub)
-         SELECT u.id, u.app_id, $3, true, u.digest, u.ciphertext, u.overrides::jsonb, $7
-         FROM unnest($1::uuid[], $2::uuid[], $4::char(64)[], $5::text[], $6::text[]) AS u(id, app_id, digest, ciphertext, overrides)`,
-        [proxyIds, ids, serviceId, digests, ciphertexts, overrides, scrub],
+         SELECT u.id, u.app_id, $3, true, u.digest, u.ciphertext, u.overrides::jsonb, u.scrub
+         FROM unnest($1::uuid[], $2::uuid[], $4::char(64)[], $5::text[], $6::text[], $7::boolean[]) AS u(id, app_id, digest, ciphertext, overrides, scrub)`,
+        [proxyIds, ids, serviceId, digests, ciphertexts, overrides, scrubs],
       );
     }
     return {

@@ -1,6 +1,7 @@
 -- The benchmark's request mix for wrk (`wrk.ts` runs it): every request on another app's proxy,
 -- with that app's key in X-Api-Key, the same rotation as the autocannon driver in load.ts.
---   wrk ... -s wrk.lua <origin> -- <apps file: "slug key" per line> <allowed|denied|mixed> [direct]
+--   wrk ... -s wrk.lua <origin> -- <apps file: "slug key" per line> <allowed|denied|mixed|json1k|json1m>
+--     [direct | alternate <second apps file> <seconds>]
 -- `direct` (the passthrough): the upstream's own paths, `/api/v3/…`, with the key of the one line, as a
 -- client calls Servarr without Arrbiter, so that the upstream does the same work for both proxies.
 -- Prints one line, `WRK_JSON {…}`, when the run is done.
@@ -23,20 +24,21 @@ local function lcm(a, b)
   return a / gcd(a, b) * b
 end
 
--- Requests are built once here: request() only picks the next one (wrk's advice for fast servers).
-function init(args)
+local function read_apps(file)
   local apps = {}
-  for line in io.lines(args[1]) do
+  for line in io.lines(file) do
     local slug, key = line:match("^(%S+) (%S+)$")
     if slug then
       apps[#apps + 1] = { slug = slug, key = key }
     end
   end
-  local mix = args[2]
-  local direct = args[3] == "direct"
-  -- The sequence repeats after lcm(apps, 5000 ids, 6 kinds): build exactly one period (capped).
+  return apps
+end
+
+-- One period of the mix over `apps`: the sequence repeats after lcm(apps, 5000 ids, 6 kinds) (capped).
+local function build(apps, mix, direct)
   local period = math.min(lcm(lcm(#apps, 5000), 6), 60000)
-  requests = {}
+  local built = {}
   for n = 1, period do
     local app = apps[((n * 7919) % #apps) + 1]
     local kind
@@ -60,10 +62,23 @@ function init(args)
     else
       path = base .. "config/host"
     end
-    requests[n] = wrk.format("GET", path, { ["X-Api-Key"] = app.key })
+    built[n] = wrk.format("GET", path, { ["X-Api-Key"] = app.key })
+  end
+  return built
+end
+
+-- Requests are built once here: request() only picks the next one (wrk's advice for fast servers).
+function init(args)
+  local mix = args[2]
+  requests = build(read_apps(args[1]), mix, args[3] == "direct")
+  -- `alternate <apps file> <seconds>`: the second list's apps in every other phase of <seconds> by the
+  -- wall clock (phases.ts), the first list's in the phases that start on an even multiple.
+  if args[3] == "alternate" then
+    alternate = build(read_apps(args[4]), mix, false)
+    phase_seconds = tonumber(args[5])
   end
   -- Threads start at different points of the sequence.
-  next_request = ((id or 0) * 7) % period
+  next_request = ((id or 0) * 7) % #requests
   statuses = {}
 end
 
@@ -71,6 +86,9 @@ function request()
   next_request = next_request + 1
   if next_request > #requests then
     next_request = 1
+  end
+  if alternate and math.floor(os.time() / phase_seconds) % 2 == 1 then
+    return alternate[((next_request - 1) % #alternate) + 1]
   end
   return requests[next_request]
 end

@@ -63,10 +63,12 @@ export async function wrk(
   connections: number,
   durationSeconds: number,
   /**
-   * The passthrough: the upstream's own paths (`/api/v3/…`) with the one app's key, as a client calls
-   * Servarr without Arrbiter, so that the upstream does the same work for the passthrough as for Arrbiter.
+   * `true`, the passthrough: the upstream's own paths (`/api/v3/…`) with the one app's key, as a client
+   * calls Servarr without Arrbiter, so that the upstream does the same work for the passthrough as for
+   * Arrbiter. `alternate`: `apps` in the phases of `seconds` that start on an even multiple of it by the
+   * wall clock, these apps in the others (`phases.ts`).
    */
-  direct = false,
+  direct: boolean | { alternate: SeededApp[]; seconds: number } = false,
 ): Promise<LoadResult> {
   const threads = Math.max(1, Math.min(THREADS, connections));
   const args = [
@@ -81,7 +83,8 @@ export async function wrk(
     '--',
     appsFile(apps),
     mix,
-    ...(direct ? ['direct'] : []),
+    ...(direct === true ? ['direct'] : []),
+    ...(typeof direct === 'object' ? ['alternate', appsFile(direct.alternate), String(direct.seconds)] : []),
   ];
   const output = await new Promise<string>((resolvePromise, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,165 @@
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+
+/**
+ * A feature's cost measured within one process: the load runs without a break while the feature is on
+ * in one phase and off in the next, phase after phase, and the process's CPU time and the calls it
+ * answered are read at every phase's edge. Two processes of one build differ by tens of µs a call for
+ * as long as they run (the bench's control pair read −122 to +63 µs between cells on 2026-11-29, its
+ * median +3.7), more than the features' budgets (2, 3 and 5 µs); one process has no such difference
+ * with itself.
+ *
+ * A phase lasts a whole number of seconds and starts on a multiple of it by the wall clock, so that the
+ * bench, which reads the process at the edges, and wrk (`wrk.lua`'s `alternate`), which switches the
+ * proxies it calls at them, agree on the phases without talking: a phase whose start, in seconds since
+ * the epoch divided by the phase length, is even has the feature on.
+ */
+
+/** One phase: the feature on or off, the CPU time the process spent in it, and the calls it answered. */
+export interface Phase {
+  on: boolean;
+  cpuNs: number;
+  calls: number;
+  /** How long it lasted by the bench's clock (a late edge makes it longer, not wrong). */
+  ms: number;
+}
+
+/**
+ * CPU time of all of a process's threads so far, in nanoseconds: the first field of each thread's
+ * `/proc/<pid>/task/<tid>/schedstat`. `/proc/<pid>/stat` counts in 10 ms ticks, about 1 % of a
+ * one-second phase's CPU (2 µs a call), too coarse a grain for budgets of 2 µs.
+ */
+export function threadsCpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended since the listing: its time is gone with it (Node's threads live as long as the process).
+    }
+  }
+  return total;
+}
+
+const ACCESS_LINE = Buffer.from('"msg":"proxy request"');
+
+/** Counts the access lines (one per call answered) appended to Arrbiter's log since the last count. */
+export class AccessLines {
+  private readonly fd: number;
+  private offset: number;
+
+  /** `fromStart`: counts the lines already written too, at the first `take`. */
+  constructor(file: string, fromStart = false) {
+    this.fd = openSync(file, 'r');
+    this.offset = fromStart ? 0 : fstatSync(this.fd).size;
+  }
+
+  /** Every access line of `file` so far. */
+  static all(file: string): number {
+    const lines = new AccessLines(file, true);
+    try {
+      return lines.take();
+    } finally {
+      lines.close();
+    }
+  }
+
+  /** The access lines written since the last call, up to the last whole line. */
+  take(): number {
+    const size = fstatSync(this.fd).size;
+    if (size <= this.offset) return 0;
+    const buffer = Buffer.allocUnsafe(size - this.offset);
+    const read = readSync(this.fd, buffer, 0, buffer.length, this.offset);
+    const whole = buffer.lastIndexOf(0x0a, read - 1) + 1;
+    let count = 0;
+    for (let at = buffer.indexOf(ACCESS_LINE); at !== -1 && at < whole; at = buffer.indexOf(ACCESS_LINE, at + 1))
+      count += 1;
+    this.offset += whole;
+    return count;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** Whether the phase starting at `ms` (a multiple of the phase length) has the feature on. */
+export function phaseOn(ms: number, seconds: number): boolean {
+  return Math.round(ms / 1000 / seconds) % 2 === 0;
+}
+
+const sleepUntil = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
+
+/**
+ * Reads `pid` at the edges of `count` phases of `seconds` each, from the next edge on. `toggle`: the
+ * feature is switched by a signal (`BENCH_TOGGLE`), sent at each edge where the phase starting differs
+ * from the feature's state; it is on when this starts. Otherwise the load itself switches (or, for
+ * the control, nothing does and the phases are only labelled).
+ */
+export async function measurePhases(options: {
+  pid: number;
+  logFile: string;
+  count: number;
+  seconds: number;
+  toggle?: NodeJS.Signals;
+}): Promise<Phase[]> {
+  const { pid, count, seconds, toggle } = options;
+  const length = seconds * 1000;
+  const lines = new AccessLines(options.logFile);
+  const phases: Phase[] = [];
+  let featureOn = true;
+  try {
+    let edge = Math.ceil(Date.now() / length) * length;
+    await sleepUntil(edge);
+    const settle = (on: boolean) => {
+      if (toggle !== undefined && on !== featureOn) {
+        process.kill(pid, toggle);
+        featureOn = on;
+      }
+    };
+    settle(phaseOn(edge, seconds));
+    let cpu = threadsCpuNs(pid);
+    let at = Date.now();
+    lines.take();
+    for (let phase = 0; phase < count; phase += 1) {
+      const on = phaseOn(edge, seconds);
+      edge += length;
+      await sleepUntil(edge);
+      const nowCpu = threadsCpuNs(pid);
+      const now = Date.now();
+      const calls = lines.take();
+      settle(phaseOn(edge, seconds));
+      phases.push({ on, cpuNs: nowCpu - cpu, calls, ms: now - at });
+      cpu = nowCpu;
+      at = now;
+    }
+    // Leave the feature as it was found: on.
+    if (toggle !== undefined && !featureOn) process.kill(pid, toggle);
+  } finally {
+    lines.close();
+  }
+  return phases;
+}
+
+/** CPU µs per call in a phase. */
+export const phaseMicros = (phase: Phase) => phase.cpuNs / 1000 / Math.max(1, phase.calls);
+
+/**
+ * What the feature adds to a call, one estimate per phase that has a phase on each side: the phase's
+ * CPU µs per call less the mean of its two neighbours' (which had the feature the other way), signed so
+ * that on − off is positive. Taking both neighbours cancels a drift of the machine's speed that is
+ * steady across the three phases. Phases the bench read more than 5 % late or early are left out.
+ */
+export function phaseEffects(phases: Phase[]): number[] {
+  const lengths = phases.map((phase) => phase.ms).sort((a, b) => a - b);
+  const typical = lengths[Math.floor(lengths.length / 2)];
+  // A phase the bench read late (its event loop held up) holds calls of the next one's state.
+  const read = (phase: Phase) => Math.abs(phase.ms - typical) <= typical * 0.05;
+  const effects: number[] = [];
+  for (let i = 1; i + 1 < phases.length; i += 1) {
+    const [before, phase, after] = [phases[i - 1], phases[i], phases[i + 1]];
+    if (!read(before) || !read(phase) || !read(after)) continue;
+    const difference = phaseMicros(phase) - (phaseMicros(before) + phaseMicros(after)) / 2;
+    effects.push(phase.on ? difference : -difference);
+  }
+  return effects;
+}
