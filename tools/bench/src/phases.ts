@@ -19,7 +19,7 @@ export interface Phase {
   on: boolean;
   cpuNs: number;
   calls: number;
-  /** How long it lasted by the bench's clock (a late edge makes it longer, not wrong). */
+  /** How long it lasted by the bench's clock: one read late holds calls of the next phase (`phaseEffects` leaves it out). */
   ms: number;
 }
 
