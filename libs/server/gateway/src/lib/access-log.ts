@@ -61,8 +61,9 @@ export class AccessLog implements OnModuleDestroy {
   ) {
     this.direct = config.accessLogWriter === 'direct' ? (output ?? null) : null;
     // The bench's switch (`BENCH_TOGGLE`): each SIGUSR2 sets the feature's field to `null` or back, so
-    // a call does exactly what it does with the feature off (USAGE_COUNTING=false, no METRICS_PORT) or
-    // on, and nothing more in either state.
+    // the access line's work for a call is exactly what it is with the feature off (USAGE_COUNTING=false,
+    // no METRICS_PORT) or on, and nothing more in either state. The rest stays as started: the usage
+    // counters' write-behind timer, the 401 counts of the key guard, the metrics port and its collectors.
     const [meteringOn, usageOn] = [this.metering, this.usage];
     if (config.benchToggle === 'metrics')
       this.toggle = () => (this.metering = this.metering === null ? meteringOn : null);
