@@ -119,22 +119,24 @@ describe(AccessLog.name, () => {
   });
 
   describe.each(['usage-counting', 'metrics'] as const)('with BENCH_TOGGLE=%s', (feature) => {
-    /**
-     * SIGUSR2 as Node delivers it to `process`'s listeners. Not `process.kill`: jest gives a test a
-     * `process` of its own, whose listeners the real signal never reaches (the bench sends real ones).
-     */
-    const signal = () => process.emit('SIGUSR2', 'SIGUSR2');
+    afterEach(() => jest.restoreAllMocks());
 
     it('turns the feature off at each odd SIGUSR2 and on at each even one, and the other feature never', async () => {
+      // The listener as registered, called as Node calls it on a signal. Not `process.kill` nor
+      // `process.emit`: jest gives a test a `process` of its own, which real signals and emits on it may
+      // not reach as they reach the real one (the bench sends real signals to a real process).
+      const on = jest.spyOn(process, 'on');
+      const off = jest.spyOn(process, 'off');
       const usage = { count: jest.fn() };
       const metering = { record: jest.fn() };
       const config = { accessLogWriter: 'direct', benchToggle: feature } as AppConfig;
       const output = new LogOutput('silent', { write: () => undefined });
-      const listeners = process.listenerCount('SIGUSR2'); // jest's own, if any
       const toggled = feature === 'metrics' ? metering.record : usage.count;
       const other = feature === 'metrics' ? usage.count : metering.record;
       const log = new AccessLog(config, output, metering as unknown as ProxyMetering, usage as unknown as UsageCounter);
-      expect(process.listenerCount('SIGUSR2')).toBe(listeners + 1);
+      const registered = on.mock.calls.filter(([event]) => event === 'SIGUSR2').map(([, listener]) => listener);
+      expect(registered).toHaveLength(1);
+      const signal = registered[0] as () => void;
       try {
         await serve(log, forwarded(200));
         signal();
@@ -147,15 +149,18 @@ describe(AccessLog.name, () => {
       } finally {
         log.onModuleDestroy();
       }
-      expect(process.listenerCount('SIGUSR2')).toBe(listeners);
+      expect(off).toHaveBeenCalledWith('SIGUSR2', signal);
     });
   });
 
   it('listens for no signal without BENCH_TOGGLE', () => {
-    const listeners = process.listenerCount('SIGUSR2');
-    const log = new AccessLog({ accessLogWriter: 'direct' } as AppConfig, null, null, null);
-    expect(process.listenerCount('SIGUSR2')).toBe(listeners);
-    log.onModuleDestroy();
+    const on = jest.spyOn(process, 'on');
+    try {
+      new AccessLog({ accessLogWriter: 'direct' } as AppConfig, null, null, null).onModuleDestroy();
+      expect(on.mock.calls.filter(([event]) => event === 'SIGUSR2')).toEqual([]);
+    } finally {
+      on.mockRestore();
+    }
   });
 
   it('marks a response the client left before it was finished as aborted, a warning', async () => {
