@@ -60,7 +60,7 @@ import { Convergence, replicasScenario } from './replicas';
 import { startEmbeddedDatabase } from '@arrbiter/server/database';
 import { Logger } from '@nestjs/common';
 import { SOAK_SVG, soakScenario } from './soak';
-import { AccessLines, measurePhases, Phase, phaseEffects, phaseMicros } from './phases';
+import { AccessLines, measureAlternation, measurePhases, Phase, phaseEffects, phaseMicros } from './phases';
 
 const { values: args } = parseArgs({
   options: {
@@ -363,6 +363,18 @@ interface PhasedFeature {
 interface PhasedCell {
   rounds: Phase[][];
   rps: number[];
+  /** The rest of the machine over each round's phases, in % of a core (`othersMs`). */
+  others: number[];
+}
+
+/** The rest of the machine while `run` runs, in % of a core, apart from the bench's processes and `pids`. */
+async function besideTheBench<T>(pids: () => number[], run: () => Promise<T>): Promise<[T, number]> {
+  const exclude = () => new Set([process.pid, ...pids()]);
+  const before = machineCpu(exclude());
+  const started = performance.now();
+  const result = await run();
+  const others = othersMs(before, machineCpu(exclude()));
+  return [result, (others / (performance.now() - started)) * 100];
 }
 
 /**
@@ -380,7 +392,7 @@ async function featurePhases<M extends Mix>(
   check?: (target: Target, phases: Phase[]) => Promise<void>,
 ): Promise<Record<M, PhasedCell>> {
   const result = {} as Record<M, PhasedCell>;
-  for (const { mix } of cells) result[mix] = { rounds: [], rps: [] };
+  for (const { mix } of cells) result[mix] = { rounds: [], rps: [], others: [] };
   const byProxies = feature.switched === 'proxies';
   for (let round = 1; round <= ROUNDS; round += 1) {
     log(`  ${feature.name}, round ${round}…`);
@@ -411,22 +423,25 @@ async function featurePhases<M extends Mix>(
           toggle: feature.switched === 'signal' ? 'SIGUSR2' : undefined,
         });
       };
+      let wrkPid = -1;
       const drive = (mix: M, connections: number, count: number) =>
         // Long enough for the half second, the wait for the first edge and the phases.
         Promise.all([
-          wrk(target.child.url, apps, mix, connections, count * PHASE_SECONDS + 3, alternate),
+          wrk(target.child.url, apps, mix, connections, count * PHASE_SECONDS + 3, alternate, (p) => (wrkPid = p)),
           measure(count),
         ]);
+      const besides = () => [pid, upstream.process.pid ?? -1, wrkPid];
       const warm = Math.max(1, Math.floor(PHASE_WARM_SECONDS / PHASE_SECONDS) - 2);
       await drive(cells[0].mix, cells[0].connections, warm);
       await writeBehindSettles();
       const all: Phase[] = [];
       for (const { mix, connections, phases: count } of cells) {
-        const [load, phases] = await drive(mix, connections, count);
+        const [[load, phases], others] = await besideTheBench(besides, () => drive(mix, connections, count));
         if (load.unexpected > 0 || load.errors > 0)
           throw new Error(`${feature.name}: ${load.unexpected} unexpected answers and ${load.errors} errors in ${mix}`);
         result[mix].rounds.push(phases);
         result[mix].rps.push(load.requestsPerSecond);
+        result[mix].others.push(others);
         all.push(...phases);
       }
       if (round === ROUNDS) await check?.(target, all);
@@ -523,6 +538,86 @@ function controlScenario(upstream: Child, upstreamKey: string) {
   ]);
 }
 
+/** The reference (`required-work.mjs`) on `apps`, its access lines in a file of its own. */
+async function referenceProcess(upstream: Child, upstreamKey: string, apps: SeededApp[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-required-'));
+  scratch.add(dir);
+  const port = await freePort();
+  const logFile = join(dir, 'access.log');
+  const child = await startScript(
+    REQUIRED_TARGET,
+    'required-work.mjs',
+    [String(port), upstream.url, upstreamKey, appsFile(apps), logFile],
+    `http://127.0.0.1:${port}/ping`,
+  );
+  return {
+    child,
+    logFile,
+    cleanup: async () => {
+      await child.stop();
+      rmSync(dir, { recursive: true, force: true });
+      scratch.delete(dir);
+    },
+  };
+}
+
+/**
+ * The shape against the reference (the rule: ≤ + 15 µs a call): two programs, so not switched within
+ * one process but measured in turn within one run (`measureAlternation`): each round a fresh pair,
+ * each driven by a wrk of its own at 32 connections, one second each in turn; warmed up that way for `PHASE_WARM_SECONDS` first. The phases "on" are the
+ * shape's.
+ */
+async function shapeScenario(upstream: Child, upstreamKey: string): Promise<PhasedCell> {
+  const cell: PhasedCell = { rounds: [], rps: [], others: [] };
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    log(`  the shape against the reference, round ${round}…`);
+    const pair: { cleanup: () => Promise<void> }[] = [];
+    try {
+      // The reference takes the shape's apps and keys.
+      const shape = await arrbiterTarget(BARE_TARGET, upstream, upstreamKey, APPS, undefined, BARE_ENV, false);
+      pair.push(shape);
+      const reference = await referenceProcess(upstream, upstreamKey, shape.apps);
+      pair.push(reference);
+      const apps = shape.apps;
+      const wrkPids = [-1, -1];
+      const run = async (count: number) => {
+        const loads = [reference, shape].map((side, i) =>
+          // Long enough for the wait for the first edge, the phases and the one after them.
+          wrk(side.child.url, apps, 'allowed', 32, (count + 1) * PHASE_SECONDS + 3, false, (p) => (wrkPids[i] = p)),
+        );
+        await sleep(500);
+        const phases = await measureAlternation({
+          on: { pid: shape.child.process.pid as number, logFile: shape.logFile, wrkPid: wrkPids[1] },
+          off: { pid: reference.child.process.pid as number, logFile: reference.logFile, wrkPid: wrkPids[0] },
+          count,
+          seconds: PHASE_SECONDS,
+        });
+        const results = await Promise.all(loads);
+        for (const load of results)
+          if (load.unexpected > 0 || load.errors > 0)
+            throw new Error(
+              `the shape against the reference: ${load.unexpected} unexpected answers and ${load.errors} errors`,
+            );
+        return phases;
+      };
+      await run(Math.max(1, Math.floor(PHASE_WARM_SECONDS / PHASE_SECONDS) - 2));
+      await writeBehindSettles();
+      const besides = () => [
+        upstream.process.pid ?? -1,
+        shape.child.process.pid ?? -1,
+        reference.child.process.pid ?? -1,
+        ...wrkPids,
+      ];
+      const [phases, others] = await besideTheBench(besides, () => run(PHASES));
+      cell.rounds.push(phases);
+      cell.others.push(others);
+    } finally {
+      for (const side of pair) await side.cleanup();
+    }
+  }
+  return cell;
+}
+
 /** A mix's phases summed up: the effects of all rounds, their median, and each side's CPU and req/s. */
 function phasedSummary(cell: PhasedCell) {
   const effects = cell.rounds.flatMap((phases) => phaseEffects(phases));
@@ -555,7 +650,7 @@ async function featureScenarios(
   upstream: Child,
   upstreamKey: string,
   throughRps: number,
-): Promise<{ lines: string[]; checks: [string, string, boolean][] }> {
+): Promise<{ lines: string[]; checks: [string, string, boolean][]; others: number }> {
   const signed = (value: number, digits = 1) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
   const method = `${ROUNDS} rounds, a fresh process each, ${PHASES} phases of ${PHASE_SECONDS} s a round, switched at every edge`;
   /** "+1.2 µs (mean +1.4; quartiles −3.1…+5.0 of 203 phases; rounds +1/+2/…)". */
@@ -565,6 +660,11 @@ async function featureScenarios(
     `${on} ${Math.round(s.on.rps)} req/s (${Math.round(s.on.cpu)} µs CPU per call), ${off} ${Math.round(s.off.rps)} req/s (${Math.round(s.off.cpu)} µs)`;
   const points = (s: ReturnType<typeof phasedSummary>) => `${(((s.off.rps - s.on.rps) / throughRps) * 100).toFixed(1)}`;
   const lines: string[] = [];
+  const shapeCell = await shapeScenario(upstream, upstreamKey);
+  const shape = phasedSummary(shapeCell);
+  lines.push(
+    `- The shape (${BARE_TARGET}) against the reference (${REQUIRED_TARGET}), measured in turn within one run (${ROUNDS} rounds, a fresh pair each; ${PHASES} phases of ${PHASE_SECONDS} s a round, each driven by a wrk of its own, one paused while the other runs), allowed at 32 connections: ${sides(shape, 'the shape', 'the reference')}: ${figure(shape)} per call.`,
+  );
   const scrub = await scrubScenario(upstream, upstreamKey);
   const scrub1k = phasedSummary(scrub.json1k);
   const scrub1m = phasedSummary(scrub.json1m);
@@ -572,19 +672,27 @@ async function featureScenarios(
   lines.push(
     `- Scrubbing, proxies that scrub against proxies that do not, in one process (${method}): 1 KB JSON at 32 connections: ${sides(scrub1k)}: ${figure(scrub1k)} per call (${points(scrub1k)} points of the passthrough's allowed req/s); 1 MB JSON at 8 connections: ${sides(scrub1m)}: ${figure(scrub1m)} per call, ${(scrub1mFewer * 100).toFixed(1)} % fewer req/s.`,
   );
-  const metrics = phasedSummary((await metricsScenario(upstream, upstreamKey)).allowed);
+  const metricsCell = (await metricsScenario(upstream, upstreamKey)).allowed;
+  const metrics = phasedSummary(metricsCell);
   lines.push(
     `- Metrics, served and their metering switched off and on in one process (${method}), allowed at 32 connections: ${sides(metrics)}: ${figure(metrics)} per call (${points(metrics)} points of the passthrough's allowed req/s).`,
   );
-  const usage = phasedSummary((await usageScenario(upstream, upstreamKey)).allowed);
+  const usageCell = (await usageScenario(upstream, upstreamKey)).allowed;
+  const usage = phasedSummary(usageCell);
   lines.push(
     `- Usage counting, switched off and on in one process (${method}), allowed at 32 connections: ${sides(usage)}: ${figure(usage)} per call (${points(usage)} points of the passthrough's allowed req/s). Its per-call work only: the write-behind, on its 5-s timer whichever phase runs, falls on both sides alike and cancels out (measured apart: about 20 ms of CPU a write, docs/performance-log.md).`,
   );
-  const control = phasedSummary((await controlScenario(upstream, upstreamKey)).allowed);
+  const controlCell = (await controlScenario(upstream, upstreamKey)).allowed;
+  const control = phasedSummary(controlCell);
   lines.push(
     `- The instrument's zero: the defaults with nothing switched, the phases labelled on and off alike (${method}), allowed at 32 connections: ${figure(control)}. A feature's figure nearer its budget than this is to zero is not resolved by this run.`,
   );
   const checks: [string, string, boolean][] = [
+    [
+      `the shape (${BARE_TARGET}) ≤ the reference + 15 µs of CPU per call, allowed at 32 connections (measured in turn within one run)`,
+      figure(shape),
+      shape.micros <= 15,
+    ],
     [
       `Scrubbing adds ≤ 5 µs of CPU per call on 1 KB JSON (1 MB reported)`,
       `${figure(scrub1k)}; 1 MB: ${signed(scrub1m.micros)} µs, ${(scrub1mFewer * 100).toFixed(1)} % fewer req/s than with it off`,
@@ -597,7 +705,8 @@ async function featureScenarios(
       usage.micros <= 2,
     ],
   ];
-  return { lines, checks };
+  const cells = [shapeCell, scrub.json1k, scrub.json1m, metricsCell, usageCell, controlCell];
+  return { lines, checks, others: Math.max(...cells.flatMap((c) => c.others)) };
 }
 
 /**
@@ -1261,22 +1370,30 @@ async function main(): Promise<void> {
     };
     const judged = [through, reference, shape, ...measured.map((t) => cell(t, 'allowed', 32))];
     const loudest = Math.max(...judged.map((c) => c.others).filter((o) => !Number.isNaN(o)));
+    /** The rule's conditions, over the judged cells and, when they ran, the phases (`others`: their loudest round). */
+    const conditions = (others = Number.NaN): [string, string, boolean] => {
+      const loud = Number.isNaN(others) ? loudest : Math.max(loudest, others);
+      return [
+        "the run meets the rule's conditions: ≥ 7 rounds, the rest of the machine ≤ 5 % of a core in every judged cell",
+        `${ROUNDS} round(s), at most ${whole(loud)} %`,
+        ROUNDS >= 7 && loud <= 5,
+      ];
+    };
     if (!Number.isNaN(reference.cpu) && !Number.isNaN(shape.cpu)) {
-      checks.push(
-        [
-          "the run meets the rule's conditions: ≥ 7 rounds, the rest of the machine ≤ 5 % of a core in every judged cell",
-          `${ROUNDS} round(s), at most ${whole(loudest)} %`,
-          ROUNDS >= 7 && loudest <= 5,
-        ],
-        (() => {
-          const shapeAdded = pairedAdded(shape, reference);
-          return [
-            `the shape (${BARE_TARGET}) ≤ the reference + 15 µs of CPU per call, allowed at 32 connections (median of the rounds' differences)`,
-            `${shapeAdded.signed(shapeAdded.micros)} µs (rounds: ${shapeAdded.rounds}; medians ${Math.round(shape.cpu)} against ${Math.round(reference.cpu)} µs)`,
-            shapeAdded.micros <= 15,
-          ] as [string, string, boolean];
-        })(),
-      );
+      const shapeAdded = pairedAdded(shape, reference);
+      const inTurn = `${shapeAdded.signed(shapeAdded.micros)} µs (rounds: ${shapeAdded.rounds}; medians ${Math.round(shape.cpu)} against ${Math.round(reference.cpu)} µs)`;
+      // Whole cells in turn carry each process's spells of the shared machine (performance-log,
+      // 2026-11-29): judged so only where the phases of `featureScenarios` do not run.
+      if (ONLY_THROUGHPUT)
+        checks.push(conditions(), [
+          `the shape (${BARE_TARGET}) ≤ the reference + 15 µs of CPU per call, allowed at 32 connections (median of the rounds' differences)`,
+          inTurn,
+          shapeAdded.micros <= 15,
+        ]);
+      else
+        scenarios.push(
+          `- The shape − the reference, one process each for the whole run, cells in turn: ${inTurn}. Reported: the shape is judged below, measured in turn within one run.`,
+        );
     }
     for (const target of measured) {
       const allowed = cell(target, 'allowed', 32);
@@ -1351,6 +1468,7 @@ async function main(): Promise<void> {
       log('Features…');
       const features = await featureScenarios(upstream, upstreamKey, through.rps);
       scenarios.push(...features.lines);
+      checks.unshift(conditions(features.others));
       checks.push(...features.checks);
     } else if (!ONLY_THROUGHPUT) {
       log('Scenarios…');
@@ -1379,6 +1497,7 @@ async function main(): Promise<void> {
       );
       const features = await featureScenarios(upstream, upstreamKey, through.rps);
       scenarios.push(...features.lines);
+      checks.unshift(conditions(features.others));
       const propagation = await propagationScenario(main);
       const saves = propagation.times.length;
       scenarios.push(

@@ -140,6 +140,77 @@ export async function measurePhases(options: {
   return phases;
 }
 
+/** One of two processes measured in turn (`measureAlternation`): its pid, its log and the wrk that drives it. */
+export interface Alternated {
+  pid: number;
+  logFile: string;
+  wrkPid: number;
+}
+
+/**
+ * Two processes measured in turn within one run, for what cannot be switched inside one process (the
+ * shape against the reference: two programs). Each has a wrk of its own running throughout; at every
+ * edge of the wall clock the bench pauses one wrk (`SIGSTOP`) and resumes the other (`SIGCONT`), so
+ * that `on` drives one second and `off` the next, phase after phase. Read this way, a slow spell of the
+ * shared machine falls on both within a second or two and cancels out of their difference (two
+ * processes of one build read −2.6 µs apart over 3 fresh pairs, 2026-11-29, where whole cells of 5 s in
+ * turn read −122…+63).
+ *
+ * A phase's figure is the driven process's CPU and calls over its phase and the next one: when its wrk
+ * pauses, the calls in flight are answered after the edge, and whatever the process does while not
+ * driven (timers, collection of the garbage its calls left) is part of what its calls cost.
+ */
+export async function measureAlternation(options: {
+  on: Alternated;
+  off: Alternated;
+  count: number;
+  seconds: number;
+}): Promise<Phase[]> {
+  const { count, seconds } = options;
+  const length = seconds * 1000;
+  const sides = [options.off, options.on];
+  const lines = sides.map((side) => new AccessLines(side.logFile));
+  const read: { on: boolean; cpuNs: number[]; calls: number[]; ms: number }[] = [];
+  try {
+    let edge = Math.ceil(Date.now() / length) * length;
+    await sleepUntil(edge);
+    const drive = (on: boolean) => {
+      process.kill(sides[on ? 1 : 0].wrkPid, 'SIGCONT');
+      process.kill(sides[on ? 0 : 1].wrkPid, 'SIGSTOP');
+    };
+    drive(phaseOn(edge, seconds));
+    let cpu = sides.map((side) => threadsCpuNs(side.pid));
+    let at = Date.now();
+    for (const counter of lines) counter.take();
+    // One phase more than asked: the last one's calls in flight are answered in it.
+    for (let phase = 0; phase <= count; phase += 1) {
+      const on = phaseOn(edge, seconds);
+      edge += length;
+      await sleepUntil(edge);
+      const nowCpu = sides.map((side) => threadsCpuNs(side.pid));
+      const now = Date.now();
+      const calls = lines.map((counter) => counter.take());
+      drive(phaseOn(edge, seconds));
+      read.push({ on, cpuNs: nowCpu.map((ns, i) => ns - cpu[i]), calls, ms: now - at });
+      cpu = nowCpu;
+      at = now;
+    }
+  } finally {
+    // Both driven again, as they were found.
+    for (const side of sides) process.kill(side.wrkPid, 'SIGCONT');
+    for (const counter of lines) counter.close();
+  }
+  return read.slice(0, count).map((phase, i) => {
+    const side = phase.on ? 1 : 0;
+    return {
+      on: phase.on,
+      cpuNs: phase.cpuNs[side] + read[i + 1].cpuNs[side],
+      calls: phase.calls[side] + read[i + 1].calls[side],
+      ms: phase.ms,
+    };
+  });
+}
+
 /** CPU µs per call in a phase. */
 export const phaseMicros = (phase: Phase) => phase.cpuNs / 1000 / Math.max(1, phase.calls);
 

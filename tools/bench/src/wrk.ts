@@ -69,6 +69,8 @@ export async function wrk(
    * wall clock, these apps in the others (`phases.ts`).
    */
   direct: boolean | { alternate: SeededApp[]; seconds: number } = false,
+  /** Called with wrk's pid once it runs: the shape's phases pause and resume it (`SIGSTOP`, `SIGCONT`). */
+  started?: (pid: number) => void,
 ): Promise<LoadResult> {
   const threads = Math.max(1, Math.min(THREADS, connections));
   const args = [
@@ -88,6 +90,7 @@ export async function wrk(
   ];
   const output = await new Promise<string>((resolvePromise, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) started?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
