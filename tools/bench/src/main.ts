@@ -466,9 +466,12 @@ function scrubScenario(upstream: Child, upstreamKey: string) {
 
 /**
  * Whether a switched feature saw the calls it should have: every call of the phases on (`seen` at
- * least their sum), none of the phases off (at most every call the process answered but those).
+ * least their sum), none of the phases off (at most every call the process answered but those), give
+ * or take the calls in flight at each edge: the bench reads a phase's last access line, then signals,
+ * and the calls the process answers before it handles the signal count in the next phase by the log but
+ * in the state before by the switch (51 over 4 edges in a smoke run of 2026-11-29, on a slow machine).
  */
-function switchedAsSaid(what: string, seen: number, target: Target, phases: Phase[]): void {
+function switchedAsSaid(what: string, seen: number, target: Target, phases: Phase[], connections = 32): void {
   let on = 0;
   let off = 0;
   for (const phase of phases) {
@@ -476,9 +479,10 @@ function switchedAsSaid(what: string, seen: number, target: Target, phases: Phas
     else off += phase.calls;
   }
   const answered = AccessLines.all(target.logFile);
-  if (seen < on || seen > answered - off)
+  const slack = phases.length * connections;
+  if (seen < on - slack || seen > answered - off + slack)
     throw new Error(
-      `${what}: saw ${seen} calls of the ${answered} answered, ${on} in the phases on and ${off} in the phases off`,
+      `${what}: saw ${seen} calls of the ${answered} answered, ${on} in the phases on and ${off} in the phases off (give or take ${slack} in flight at the edges)`,
     );
 }
 
@@ -1203,7 +1207,7 @@ async function main(): Promise<void> {
   );
   const targets: Target[] = [];
   const scenarios: string[] = [];
-  let requiredWork: Child | undefined;
+  let requiredWork: Awaited<ReturnType<typeof referenceProcess>> | undefined;
   let calibration: Child | undefined;
   try {
     targets.push(await arrbiterTarget('arrbiter (embedded)', upstream, upstreamKey, APPS));
@@ -1221,15 +1225,7 @@ async function main(): Promise<void> {
       });
     // Reference, reported and not judged: the passthrough plus only the per-call work the specification
     // requires, by hand (required-work.mjs), on the same apps and keys as Arrbiter.
-    const requiredDir = mkdtempSync(join(tmpdir(), 'arrbiter-bench-required-'));
-    scratch.add(requiredDir);
-    const requiredPort = await freePort();
-    requiredWork = await startScript(
-      REQUIRED_TARGET,
-      'required-work.mjs',
-      [String(requiredPort), upstream.url, upstreamKey, appsFile(targets[0].apps), join(requiredDir, 'access.log')],
-      `http://127.0.0.1:${requiredPort}/ping`,
-    );
+    requiredWork = await referenceProcess(upstream, upstreamKey, targets[0].apps);
     const calibrationPort = await freePort();
     calibration = await startScript(
       CALIBRATION_TARGET,
@@ -1290,7 +1286,7 @@ async function main(): Promise<void> {
     log('Warming up…');
     await wrk(passthrough.url, passthroughApps, 'allowed', 32, Math.min(DURATION, 3), true);
     await wrk(calibration.url, passthroughApps, 'allowed', 32, Math.min(DURATION, 3), true);
-    await wrk(requiredWork.url, targets[0].apps, 'allowed', 32, Math.min(DURATION, 3));
+    await wrk(requiredWork.child.url, targets[0].apps, 'allowed', 32, Math.min(DURATION, 3));
     // Arrbiter warms up on what will be measured (`mixed` holds every kind of call), then the write-behind
     // work that the warm-up left is given time to finish.
     const warmMix: Mix = mixes.length === 1 ? mixes[0] : 'mixed';
@@ -1304,7 +1300,7 @@ async function main(): Promise<void> {
     // the other builds; then the other builds, the shape, the reference): the shape always beside the
     // reference and beside the defaults, and neither side always first.
     const shapeTarget = targets.find((t) => t.reference);
-    const requiredChild = requiredWork;
+    const requiredChild = requiredWork.child;
     const others = targets.filter((t) => t !== shapeTarget);
     const measureTarget = async (target: Target, connections: number) => {
       for (const mix of target.mixes ?? mixes) await measure(target.name, target.child, target.apps, mix, connections);
@@ -1624,7 +1620,7 @@ async function main(): Promise<void> {
     for (const target of targets)
       await target.cleanup().catch((error: unknown) => log(`Could not clean up ${target.name}: ${String(error)}`));
     await passthrough.stop();
-    await requiredWork?.stop();
+    await requiredWork?.cleanup();
     await calibration?.stop();
     await upstream.stop();
     cleanupWrk();
