@@ -196,8 +196,14 @@ export async function measureAlternation(options: {
       at = now;
     }
   } finally {
-    // Both driven again, as they were found.
-    for (const side of sides) process.kill(side.wrkPid, 'SIGCONT');
+    // Both driven again, as they were found; a wrk that has ended already (ESRCH) must not hide the error that ended the phases.
+    for (const side of sides) {
+      try {
+        process.kill(side.wrkPid, 'SIGCONT');
+      } catch {
+        // gone
+      }
+    }
     for (const counter of lines) counter.close();
   }
   return read.slice(0, count).map((phase, i) => {
