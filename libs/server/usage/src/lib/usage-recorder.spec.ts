@@ -4,15 +4,55 @@ import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adap
 import type { DatabaseLifecycle } from '@arrbiter/server/database';
 import { MAX_ROUTE_LENGTH } from './entities/usage-route.entity';
 import { UsageCounter } from './usage-counter';
-import { rowsOf, USAGE_FLUSH_INTERVAL_MS, UsageRecorder } from './usage-recorder';
+import { columnsOf, USAGE_FLUSH_INTERVAL_MS, UsageRecorder } from './usage-recorder';
 
 const P1 = '00000000-0000-4000-8000-000000000001';
 const TEN = Date.UTC(2026, 10, 24, 10);
 
-/** One upsert as the database received it: the statement's table and its columns' arrays. */
-interface Upsert {
-  table: 'usage_hour' | 'usage_route';
-  columns: unknown[][];
+/** One upsert's rows as the database reads them from its parameters. */
+type Upsert =
+  | { table: 'usage_hour'; rows: { proxyId: string; hour: Date; forwarded: number; refused: number; errors: number }[] }
+  | {
+      table: 'usage_route';
+      rows: { proxyId: string; hour: Date; method: string; route: string; count: number; lastSeen: Date }[];
+    };
+
+/** The elements of an array literal of numbers or ids (`{1,2}`), as PostgreSQL parses them. */
+function elements(literal: unknown): string[] {
+  const text = literal as string;
+  expect(text).toMatch(/^\{[^{}"\\\s]*\}$/);
+  return text === '{}' ? [] : text.slice(1, -1).split(',');
+}
+
+/** The rows of `UPSERT_HOURS` or `UPSERT_ROUTES`, joined by position as the statements join them. */
+function rowsOf(sql: string, parameters: unknown[]): Upsert {
+  const [proxyIds, hours] = [elements(parameters[0]), elements(parameters[1]).map(Number)];
+  if (!sql.includes('usage_route')) {
+    const [forwarded, refused, errors] = parameters.slice(2).map((column) => elements(column).map(Number));
+    return {
+      table: 'usage_hour',
+      rows: proxyIds.map((proxyId, i) => ({
+        proxyId,
+        hour: new Date(hours[i]),
+        forwarded: forwarded[i],
+        refused: refused[i],
+        errors: errors[i],
+      })),
+    };
+  }
+  const [at, methodAt, routeAt, count, lastSeen] = parameters.slice(2, 7).map((column) => elements(column).map(Number));
+  const [methods, routes] = parameters.slice(7) as string[][];
+  return {
+    table: 'usage_route',
+    rows: at.map((hourRow, i) => ({
+      proxyId: proxyIds[hourRow - 1],
+      hour: new Date(hours[hourRow - 1]),
+      method: methods[methodAt[i] - 1],
+      route: routes[routeAt[i] - 1],
+      count: count[i],
+      lastSeen: new Date(lastSeen[i]),
+    })),
+  };
 }
 
 /** A database whose transactions can be held "in progress" or failed. */
@@ -25,6 +65,8 @@ class FakeDatabase {
   failNext: Error | undefined;
   /** Statements sent, committed or not. */
   queries = 0;
+  /** Each statement's parameters, as sent. */
+  readonly parameters: unknown[][] = [];
 
   readonly txHost = {
     withTransaction: async (run: () => Promise<void>) => {
@@ -47,9 +89,10 @@ class FakeDatabase {
       }
     },
     tx: {
-      query: async (sql: string, columns: unknown[][]) => {
+      query: async (sql: string, parameters: unknown[]) => {
         this.queries += 1;
-        this.upserts.push({ table: sql.includes('usage_route') ? 'usage_route' : 'usage_hour', columns });
+        this.parameters.push(parameters);
+        this.upserts.push(rowsOf(sql, parameters));
         return [];
       },
     },
@@ -68,12 +111,12 @@ class FakeDatabase {
   /** The sums of every committed hour row, per proxy: [forwarded, refused, errors]. */
   totals(): Record<string, number[]> {
     const totals: Record<string, number[]> = {};
-    for (const { table, columns } of this.upserts) {
-      if (table !== 'usage_hour') continue;
-      (columns[0] as string[]).forEach((proxyId, i) => {
-        const sum = (totals[proxyId] ??= [0, 0, 0]);
-        for (let c = 0; c < 3; c += 1) sum[c] += (columns[2 + c] as number[])[i];
-      });
+    for (const upsert of this.upserts) {
+      if (upsert.table !== 'usage_hour') continue;
+      for (const row of upsert.rows) {
+        const sum = (totals[row.proxyId] ??= [0, 0, 0]);
+        [row.forwarded, row.refused, row.errors].forEach((value, c) => (sum[c] += value));
+      }
     }
     return totals;
   }
@@ -112,19 +155,26 @@ describe(UsageRecorder.name, () => {
     await recorder.flush();
     expect(db.commits).toBe(1);
     expect(db.upserts).toEqual([
-      {
-        table: 'usage_hour',
-        columns: [[P1], [new Date(TEN)], [2], [1], [1]],
-      },
+      { table: 'usage_hour', rows: [{ proxyId: P1, hour: new Date(TEN), forwarded: 2, refused: 1, errors: 1 }] },
       {
         table: 'usage_route',
-        columns: [
-          [P1, P1],
-          [new Date(TEN), new Date(TEN)],
-          ['get', 'delete'],
-          ['/api/v3/movie/{id}', '/api/v3/movie/{id}'],
-          [2, 1],
-          [new Date(clock.time), new Date(clock.time)],
+        rows: [
+          {
+            proxyId: P1,
+            hour: new Date(TEN),
+            method: 'get',
+            route: '/api/v3/movie/{id}',
+            count: 2,
+            lastSeen: new Date(clock.time),
+          },
+          {
+            proxyId: P1,
+            hour: new Date(TEN),
+            method: 'delete',
+            route: '/api/v3/movie/{id}',
+            count: 1,
+            lastSeen: new Date(clock.time),
+          },
         ],
       },
     ]);
@@ -133,6 +183,32 @@ describe(UsageRecorder.name, () => {
     await recorder.flush();
     expect(db.queries).toBe(2);
     expect(db.commits).toBe(1);
+  });
+
+  it('sends each method and route once, whichever proxies and hours count them', async () => {
+    const P2 = '00000000-0000-4000-8000-000000000002';
+    counter.count(P1, 'GET', '/api/v3/movie', false, false);
+    counter.count(P2, 'GET', '/api/v3/movie', false, false);
+    clock.time += 3_600_000;
+    counter.count(P2, 'POST', '/api/v3/movie', false, false);
+    counter.count(P2, 'GET', '/api/v3/series', false, false);
+    await recorder.flush();
+    const columns = db.parameters[1];
+    expect(columns.slice(7)).toEqual([
+      ['get', 'post'],
+      ['/api/v3/movie', '/api/v3/series'],
+    ]);
+    const ELEVEN = new Date(TEN + 3_600_000);
+    const routes = db.upserts[1];
+    expect(routes.table).toBe('usage_route');
+    if (routes.table !== 'usage_route') return;
+    expect(routes.rows.map((row) => [row.proxyId, row.hour, row.method, row.route])).toEqual([
+      [P1, new Date(TEN), 'get', '/api/v3/movie'],
+      [P2, new Date(TEN), 'get', '/api/v3/movie'],
+      [P2, ELEVEN, 'post', '/api/v3/movie'],
+      [P2, ELEVEN, 'get', '/api/v3/series'],
+    ]);
+    expect(db.totals()).toEqual({ [P1]: [1, 0, 0], [P2]: [3, 0, 0] });
   });
 
   it('writes on its own every few seconds once the application has started', async () => {
@@ -154,7 +230,7 @@ describe(UsageRecorder.name, () => {
     await recorder.flush();
     expect(db.totals()).toEqual({ [P1]: [1, 1, 0] });
     const routes = db.upserts.find((u) => u.table === 'usage_route');
-    expect(routes?.columns[4]).toEqual([2]);
+    expect(routes?.rows.map((row) => row.count)).toEqual([2]);
   });
 
   it('a flush asked for during a write waits for it, then writes what was counted meanwhile', async () => {
@@ -195,11 +271,18 @@ describe(UsageRecorder.name, () => {
     counter.count(P1, 'GET', `${'/x'.repeat(MAX_ROUTE_LENGTH)}/more`, true, false);
     counter.count(P1, 'get', '/api/v3/movie', false, false);
     counter.count(P1, 'GET', '/api/v3/movie', false, false);
-    const { hours, routes } = rowsOf(counter.take());
-    expect(hours).toEqual([{ proxyId: P1, hour: new Date(TEN), forwarded: 2, refused: 2, errors: 0 }]);
-    expect(routes.map((r) => [r.method, r.route.length, r.count])).toEqual([
+    const columns = columnsOf(counter.take());
+    expect(columns).toMatchObject({ proxyIds: [P1], hours: [TEN], forwarded: [2], refused: [2], errors: [0] });
+    expect(
+      columns.at.map((_, i) => [
+        columns.methods[columns.methodAt[i] - 1],
+        columns.routes[columns.routeAt[i] - 1].length,
+        columns.count[i],
+      ]),
+    ).toEqual([
       ['get', MAX_ROUTE_LENGTH, 2],
       ['get', '/api/v3/movie'.length, 2],
     ]);
+    expect(columns.methods).toEqual(['get']);
   });
 });
