@@ -2,6 +2,7 @@ import { createServer, get, IncomingMessage, Server, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '@arrbiter/server/config';
 import { buildLoggerOptions, LogOutput } from '@arrbiter/server/http';
+import { Logger as NestLogger } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { Logger, pino } from 'pino';
 import type { Options } from 'pino-http';
@@ -127,6 +128,7 @@ describe(AccessLog.name, () => {
       // not reach as they reach the real one (the bench sends real signals to a real process).
       const on = jest.spyOn(process, 'on');
       const off = jest.spyOn(process, 'off');
+      const logged = jest.spyOn(NestLogger.prototype, 'log').mockImplementation(() => undefined);
       const usage = { count: jest.fn() };
       const metering = { record: jest.fn() };
       const config = { accessLogWriter: 'direct', benchToggle: feature } as AppConfig;
@@ -146,6 +148,11 @@ describe(AccessLog.name, () => {
         await serve(log, forwarded(200));
         expect(toggled).toHaveBeenCalledTimes(2);
         expect(other).toHaveBeenCalledTimes(4);
+        // Each switch says the state it left, for the bench to check.
+        expect(logged.mock.calls.map(([message]) => message)).toEqual([
+          `Bench toggle: ${feature} off`,
+          `Bench toggle: ${feature} on`,
+        ]);
       } finally {
         log.onModuleDestroy();
       }

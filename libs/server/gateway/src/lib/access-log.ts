@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger as NestLogger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { Logger, pino } from 'pino';
 import { AppConfig } from '@arrbiter/server/config';
@@ -64,11 +64,21 @@ export class AccessLog implements OnModuleDestroy {
     // the access line's work for a call is exactly what it is with the feature off (USAGE_COUNTING=false,
     // no METRICS_PORT) or on, and nothing more in either state. The rest stays as started: the usage
     // counters' write-behind timer, the 401 counts of the key guard, the metrics port and its collectors.
+    // Each switch is logged with the state it left ("Bench toggle: metrics off"): two signals sent
+    // closer together than the process takes them are delivered as one, and the bench checks the state.
     const [meteringOn, usageOn] = [this.metering, this.usage];
+    const logger = new NestLogger(AccessLog.name);
+    const switched = (on: boolean) => logger.log(`Bench toggle: ${config.benchToggle} ${on ? 'on' : 'off'}`);
     if (config.benchToggle === 'metrics')
-      this.toggle = () => (this.metering = this.metering === null ? meteringOn : null);
+      this.toggle = () => {
+        this.metering = this.metering === null ? meteringOn : null;
+        switched(this.metering !== null);
+      };
     else if (config.benchToggle === 'usage-counting')
-      this.toggle = () => (this.usage = this.usage === null ? usageOn : null);
+      this.toggle = () => {
+        this.usage = this.usage === null ? usageOn : null;
+        switched(this.usage !== null);
+      };
     if (this.toggle !== undefined) process.on('SIGUSR2', this.toggle);
   }
 
