@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 
 /**
  * A feature's cost measured within one process: the load runs without a break while the feature is on
@@ -82,6 +82,33 @@ export class AccessLines {
   }
 }
 
+/**
+ * The switches a process with `BENCH_TOGGLE` logged ("Bench toggle: metrics off"), from now on. Two
+ * signals sent closer together than the process takes them are delivered as one: the bench counts the
+ * switches it asked for against the ones the process made, and the state it left.
+ */
+export class Switches {
+  private readonly offset: number;
+
+  constructor(private readonly file: string) {
+    this.offset = statSync(file).size;
+  }
+
+  /** Waits (up to 5 s: the log is written in batches) for `count` switches since this began, the last to `on`. */
+  async made(count: number, on: boolean): Promise<void> {
+    let states: string[] = [];
+    for (const end = Date.now() + 5_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+      const text = readFileSync(this.file).subarray(this.offset).toString('utf8');
+      states = [...text.matchAll(/Bench toggle: \S+ (on|off)/g)].map((match) => match[1]);
+      if (states.length >= count) break;
+    }
+    if (states.length !== count || (count > 0 && states[count - 1] !== (on ? 'on' : 'off')))
+      throw new Error(
+        `The process made ${states.length} switches (${states.join(', ')}) where the bench sent ${count} signals, leaving it ${on ? 'on' : 'off'}`,
+      );
+  }
+}
+
 /** Whether the phase starting at `ms` (a multiple of the phase length) has the feature on. */
 export function phaseOn(ms: number, seconds: number): boolean {
   return Math.round(ms / 1000 / seconds) % 2 === 0;
@@ -106,7 +133,9 @@ export async function measurePhases(options: {
   const length = seconds * 1000;
   const lines = new AccessLines(options.logFile);
   const phases: Phase[] = [];
+  const switches = toggle === undefined ? undefined : new Switches(options.logFile);
   let featureOn = true;
+  let sent = 0;
   try {
     let edge = Math.ceil(Date.now() / length) * length;
     await sleepUntil(edge);
@@ -114,6 +143,7 @@ export async function measurePhases(options: {
       if (toggle !== undefined && on !== featureOn) {
         process.kill(pid, toggle);
         featureOn = on;
+        sent += 1;
       }
     };
     settle(phaseOn(edge, seconds));
@@ -127,13 +157,15 @@ export async function measurePhases(options: {
       const nowCpu = threadsCpuNs(pid);
       const now = Date.now();
       const calls = lines.take();
-      settle(phaseOn(edge, seconds));
+      // Not after the last phase: that switch and the one back to on, sent together, would be taken as one.
+      if (phase < count - 1) settle(phaseOn(edge, seconds));
       phases.push({ on, cpuNs: nowCpu - cpu, calls, ms: now - at });
       cpu = nowCpu;
       at = now;
     }
     // Leave the feature as it was found: on.
-    if (toggle !== undefined && !featureOn) process.kill(pid, toggle);
+    settle(true);
+    await switches?.made(sent, true);
   } finally {
     lines.close();
   }
