@@ -19,7 +19,9 @@
  * Scrubbing, metrics and usage counting are each measured within one process of the build, the
  * feature switched off and on phase after phase under a steady load (`featurePhases`, `phases.ts`:
  * `scrubScenario`, `metricsScenario`, `usageScenario`), and the same process with nothing switched is
- * measured the same way as the instrument's zero (`controlScenario`). The
+ * measured the same way as the instrument's zero (`controlScenario`). Usage counting's write-behind,
+ * which its timer runs whichever phase is on, is measured after the phases in the same processes
+ * (`writeBehindCycles`) and added to its per-call figure. The
  * throughput cells also measure that build with all of them off (`BARE_TARGET`): what the shape of the
  * proxy route costs before any feature, reported beside the passthrough; and, at 32 connections, the
  * passthrough with only the per-call work the specification requires added by hand (`REQUIRED_TARGET`,
@@ -60,7 +62,18 @@ import { Convergence, replicasScenario } from './replicas';
 import { startEmbeddedDatabase } from '@arrbiter/server/database';
 import { Logger } from '@nestjs/common';
 import { SOAK_SVG, soakScenario } from './soak';
-import { AccessLines, measureAlternation, measurePhases, Phase, phaseEffects, phaseMicros } from './phases';
+import {
+  AccessLines,
+  busiestMoment,
+  measureAlternation,
+  measurePhases,
+  Phase,
+  phaseEffects,
+  phaseMicros,
+  Switches,
+  threadsCpuNs,
+} from './phases';
+import { USAGE_FLUSH_INTERVAL_MS } from '@arrbiter/server/usage';
 
 const { values: args } = parseArgs({
   options: {
@@ -390,6 +403,8 @@ async function featurePhases<M extends Mix>(
   feature: PhasedFeature,
   cells: { mix: M; connections: number; phases: number }[],
   check?: (target: Target, phases: Phase[]) => Promise<void>,
+  /** Each round, after its phases, in the same process (the feature on). */
+  afterPhases?: (target: Target, apps: SeededApp[]) => Promise<void>,
 ): Promise<Record<M, PhasedCell>> {
   const result = {} as Record<M, PhasedCell>;
   for (const { mix } of cells) result[mix] = { rounds: [], rps: [], others: [] };
@@ -444,6 +459,7 @@ async function featurePhases<M extends Mix>(
         result[mix].others.push(others);
         all.push(...phases);
       }
+      await afterPhases?.(target, apps);
       if (round === ROUNDS) await check?.(target, all);
     } finally {
       await target.cleanup();
@@ -516,9 +532,91 @@ async function countedForwarded(target: Target): Promise<number> {
   return usage.buckets.reduce((sum, bucket) => sum + bucket.forwarded, 0);
 }
 
+/**
+ * One cycle of usage counting's write-behind: a load between two of its timer's writes with counting on
+ * or off, then the process idle over the next write (which writes what the load counted, or nothing).
+ */
+interface WriteCycle {
+  on: boolean;
+  /** Calls answered during the load, and how long it lasted (ms). */
+  calls: number;
+  loadMs: number;
+  /** The process's CPU over the idle window holding the write. */
+  idleCpuNs: number;
+}
+
+/** Write-behind cycles per round: this many with counting on, as many off, in turn. */
+const WRITE_PAIRS = Number(process.env['BENCH_WRITE_PAIRS'] ?? (SMOKE ? 1 : 2));
+
+/**
+ * What the phases cannot see of usage counting: its timer writes every `USAGE_FLUSH_INTERVAL_MS`
+ * whichever phase runs, what the last phases counted on and off alike, so the write's CPU falls on
+ * both sides and cancels out of on − off. Here, in the same process after its phases: the bench finds
+ * when the timer fires (the idle process's busiest 25 ms after the phases' load, counting on), then
+ * drives wrk at 32 connections from just after one write to just before the next, counting on or off
+ * in turn, and reads the process's CPU over the idle window that holds the next write. A write's cost
+ * is the on windows' CPU less the off windows'; a call's, that over the calls of one timer period at
+ * the load's rate (a write in production covers a whole period).
+ */
+async function writeBehindCycles(target: Target, apps: SeededApp[]): Promise<WriteCycle[]> {
+  const pid = target.child.process.pid as number;
+  const period = USAGE_FLUSH_INTERVAL_MS;
+  // Right after the phases' load (counting on at its end): the next write has its calls to write.
+  const tick = await busiestMoment(pid, period + 500, 25);
+  const nextTick = () => tick + Math.ceil((Date.now() + 100 - tick) / period) * period;
+  const cycles: WriteCycle[] = [];
+  const switches = new Switches(target.logFile);
+  let sent = 0;
+  let counting = true;
+  for (let i = 0; i < WRITE_PAIRS * 2; i += 1) {
+    const on = i % 2 === 0;
+    const write = nextTick();
+    await sleep(write + 300 - Date.now());
+    if (on !== counting) {
+      process.kill(pid, 'SIGUSR2');
+      counting = on;
+      sent += 1;
+    }
+    const lines = new AccessLines(target.logFile);
+    const started = Date.now();
+    // Whole seconds (wrk's -d), ending at least 400 ms before the next write.
+    const load = await wrk(target.child.url, apps, 'allowed', 32, Math.floor((period - 700) / 1000));
+    if (load.unexpected > 0 || load.errors > 0)
+      throw new Error(`usage counting's write-behind: ${load.unexpected} unexpected answers and ${load.errors} errors`);
+    const loadMs = Date.now() - started;
+    if (Date.now() > write + period - 200)
+      throw new Error(`usage counting's write-behind: a load ran into the timer's write`);
+    await sleep(write + period - 250 - Date.now());
+    const calls = lines.take();
+    lines.close();
+    const cpu = threadsCpuNs(pid);
+    await sleep(write + 2 * period - 250 - Date.now());
+    const idleCpuNs = threadsCpuNs(pid) - cpu;
+    cycles.push({ on, calls, loadMs, idleCpuNs });
+    log(
+      `    write-behind, counting ${on ? 'on' : 'off'}: ${calls} calls in ${loadMs} ms, then ${(idleCpuNs / 1e6).toFixed(1)} ms of CPU over the next write`,
+    );
+  }
+  // Leave counting as it was found: on.
+  if (!counting) process.kill(pid, 'SIGUSR2');
+  await switches.made(sent + (counting ? 0 : 1), true);
+  return cycles;
+}
+
+/** A write's CPU (on − off, median of the rounds' pairs) and what it comes to per call. */
+function writeBehindSummary(cycles: WriteCycle[]): { writeMs: number; micros: number; callsPerWrite: number } {
+  const on = cycles.filter((c) => c.on);
+  const off = cycles.filter((c) => !c.on);
+  const differences = on.map((c, i) => (c.idleCpuNs - off[i].idleCpuNs) / 1e6);
+  const callsPerWrite = median(on.map((c) => (c.calls / c.loadMs) * USAGE_FLUSH_INTERVAL_MS));
+  const writeMs = median(differences);
+  return { writeMs, micros: (writeMs * 1000) / callsPerWrite, callsPerWrite };
+}
+
 /** What usage counting costs: the default build, its counting switched off and on by SIGUSR2. */
-function usageScenario(upstream: Child, upstreamKey: string) {
-  return featurePhases(
+async function usageScenario(upstream: Child, upstreamKey: string) {
+  const writes: WriteCycle[] = [];
+  const cells = await featurePhases(
     upstream,
     upstreamKey,
     { name: 'arrbiter (embedded, usage counting on/off)', env: { BENCH_TOGGLE: 'usage-counting' }, switched: 'signal' },
@@ -529,7 +627,9 @@ function usageScenario(upstream: Child, upstreamKey: string) {
       const counted = await countedForwarded(target);
       switchedAsSaid('usage counting on/off', counted, target, phases);
     },
+    async (target, apps) => void writes.push(...(await writeBehindCycles(target, apps))),
   );
+  return { ...cells, writes };
 }
 
 /**
@@ -681,10 +781,18 @@ async function featureScenarios(
   lines.push(
     `- Metrics, served and their metering switched off and on in one process (${method}), allowed at 32 connections: ${sides(metrics)}: ${figure(metrics)} per call (${points(metrics)} points of the passthrough's allowed req/s).`,
   );
-  const usageCell = (await usageScenario(upstream, upstreamKey)).allowed;
+  const usageRun = await usageScenario(upstream, upstreamKey);
+  const usageCell = usageRun.allowed;
   const usage = phasedSummary(usageCell);
+  const writes = writeBehindSummary(usageRun.writes);
+  const usageWhole = usage.micros + writes.micros;
   lines.push(
-    `- Usage counting, switched off and on in one process (${method}), allowed at 32 connections: ${sides(usage)}: ${figure(usage)} per call (${points(usage)} points of the passthrough's allowed req/s). Its per-call work only: the write-behind, on its 5-s timer whichever phase runs, falls on both sides alike and cancels out (measured apart: about 20 ms of CPU a write, docs/performance-log.md).`,
+    `- Usage counting, switched off and on in one process (${method}), allowed at 32 connections: ${sides(usage)}: ${figure(usage)} per call (${points(usage)} points of the passthrough's allowed req/s) for its per-call work. Its write-behind, in the same processes after their phases (${usageRun.writes.length / 2} cycles each way, counting on and off in turn): ${signed(writes.writeMs)} ms of CPU a write (pairs ${usageRun.writes
+      .filter((c) => c.on)
+      .map((c, i) => signed((c.idleCpuNs - usageRun.writes.filter((o) => !o.on)[i].idleCpuNs) / 1e6, 0))
+      .join(
+        '/',
+      )} ms), a write every ${USAGE_FLUSH_INTERVAL_MS / 1000} s covering ${Math.round(writes.callsPerWrite)} calls at this rate: ${signed(writes.micros)} µs a call. In all: ${signed(usageWhole)} µs a call.`,
   );
   const controlCell = (await controlScenario(upstream, upstreamKey)).allowed;
   const control = phasedSummary(controlCell);
@@ -704,9 +812,9 @@ async function featureScenarios(
     ],
     [`Metrics on add ≤ 3 µs of CPU per call (allowed, 32 connections)`, figure(metrics), metrics.micros <= 3],
     [
-      `Usage counting adds ≤ 2 µs of CPU per call (allowed, 32 connections; on by default; its per-call work, the write-behind apart)`,
-      figure(usage),
-      usage.micros <= 2,
+      `Usage counting adds ≤ 2 µs of CPU per call (allowed, 32 connections; on by default; its per-call work and its write-behind)`,
+      `${signed(usageWhole)} µs: per call ${figure(usage)}; the write-behind ${signed(writes.micros)} µs (${signed(writes.writeMs)} ms a write)`,
+      usageWhole <= 2,
     ],
   ];
   const cells = [shapeCell, scrub.json1k, scrub.json1m, metricsCell, usageCell, controlCell];

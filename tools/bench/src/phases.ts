@@ -272,3 +272,21 @@ export function phaseEffects(phases: Phase[]): number[] {
   }
   return effects;
 }
+
+/**
+ * When a process's periodic work runs: watches `pid` for `windowMs` in bins of `binMs` and gives the
+ * wall-clock time (epoch ms) of the bin where its CPU peaked. For a timer of a known period whose
+ * work stands out from an idle process's (usage counting's write, some ms of CPU).
+ */
+export async function busiestMoment(pid: number, windowMs: number, binMs: number): Promise<number> {
+  let best = { at: Date.now(), cpuNs: -1 };
+  let cpu = threadsCpuNs(pid);
+  let at = Date.now();
+  for (const end = at + windowMs; at < end; ) {
+    await new Promise((resolve) => setTimeout(resolve, binMs));
+    const [nowCpu, now] = [threadsCpuNs(pid), Date.now()];
+    if (nowCpu - cpu > best.cpuNs) best = { at, cpuNs: nowCpu - cpu };
+    [cpu, at] = [nowCpu, now];
+  }
+  return best.at;
+}
