@@ -5,7 +5,7 @@ import { Logger, pino } from 'pino';
 import { AppConfig } from '@arrbiter/server/config';
 import { LogOutput } from '@arrbiter/server/http';
 import { UsageCounter } from '@arrbiter/server/usage';
-import type { AccessLogFields } from './proxy-context';
+import { type AccessLogFields, peekProxyCall } from './proxy-context';
 import { ProxyMetering } from './proxy-metering';
 import { answeredBeforeLinger } from './proxy-problem';
 import { RecentCalls } from './recent-calls';
@@ -108,15 +108,19 @@ export class AccessLog implements OnModuleDestroy {
       const responseTime = Math.round(((answered ?? performance.now()) - started) * 10) / 10;
       if (fields.outcome === 'forwarded') fields.upstreamMs ??= responseTime;
       this.metering?.record(request, fields, status, responseTime);
-      // In memory, no query: additions in maps keyed by strings the call already holds.
-      if (this.usage !== null && fields.proxyId !== undefined)
-        this.usage.count(
+      // In memory, no query: additions to the proxy's counts, kept with its state between calls.
+      if (this.usage !== null && fields.proxyId !== undefined) {
+        const proxy = peekProxyCall(request)?.proxy;
+        const slot = this.usage.count(
           fields.proxyId,
           fields.method,
           fields.route ?? fields.path,
           refusedOutcome(fields.outcome),
           status >= 500,
+          proxy?.usage,
         );
+        if (proxy !== undefined) proxy.usage = slot;
+      }
       // One boolean while no view is open.
       if (this.recent?.armed) this.recent.record(request, fields, status);
       const finished = answered !== undefined || response.writableFinished;

@@ -14,12 +14,12 @@ interface Counted {
  * The proxy route's Prometheus metrics, fed once per call when its access line is written. Exists only
  * when `METRICS_PORT` is set: the gateway module provides `null` otherwise, and `AccessLog` skips it.
  *
- * Each proxy state gets its `ProxyMeter` (children bound to its app and service) on its first call;
- * a reload makes new states, and so new meters. An unauthorized call counts under `app=""`, since the
+ * Each proxy state gets its `ProxyMeter` (children bound to its app and service) on its first call,
+ * kept on the state (`ProxyState.meter`: found with the state the call holds; a `WeakMap` lookup was a
+ * quarter of this `record`); a reload makes new states, and so new meters. An unauthorized call counts under `app=""`, since the
  * slug there is the caller's word.
  */
 export class ProxyMetering {
-  private readonly meters = new WeakMap<ProxyState, ProxyMeter>();
   /**
    * Beside the sockets, not on them: a property added to some of Node's sockets and not to others
    * (the upstream's, the admin API's) gives them two shapes for Node's own code to handle on every call.
@@ -38,11 +38,10 @@ export class ProxyMetering {
     const proxy = peekProxyCall(request)?.proxy ?? this.refused(fields);
     let meter = this.unauthorized;
     if (proxy !== undefined) {
-      const bound = this.meters.get(proxy);
-      if (bound === undefined) {
-        meter = this.metrics.proxyMeter(proxy.appSlug, proxy.service.name);
-        this.meters.set(proxy, meter);
-      } else meter = bound;
+      const bound = proxy.meter;
+      if (bound === undefined || bound.metrics !== this.metrics)
+        meter = proxy.meter = this.metrics.proxyMeter(proxy.appSlug, proxy.service.name);
+      else meter = bound;
     }
     const forwarded = fields.outcome === 'forwarded';
     const outcome: ProxyOutcome = forwarded && fields.learned ? 'learned' : fields.outcome;

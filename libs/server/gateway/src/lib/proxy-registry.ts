@@ -15,6 +15,8 @@ import { Change, ChangeBus } from '@arrbiter/server/database';
 import { ProxiesService, type ProxyHotPathRow, rateLimitOf } from '@arrbiter/server/proxies';
 import { SERVICE_KEY_PURPOSE, ServicesService } from '@arrbiter/server/services';
 import { TemplatesService } from '@arrbiter/server/templates';
+import type { ProxyMeter } from '@arrbiter/server/metrics';
+import type { UsageSlot } from '@arrbiter/server/usage';
 
 /** An upstream, ready to forward to. */
 export interface ServiceState {
@@ -50,6 +52,12 @@ export interface ProxyState {
   rateLimit: RateLimit | null;
   /** Whether responses have the upstream's key and address replaced. */
   scrub: boolean;
+  /**
+   * What the access line's features keep of this proxy between calls, set by them on its first call
+   * (`ProxyMetering`, `AccessLog`): found with the state the call already holds, not looked up.
+   */
+  meter: ProxyMeter | undefined;
+  usage: UsageSlot | undefined;
 }
 
 /** A previous key's digest and when it stops working (epoch milliseconds; checked on every call made with it). */
@@ -231,6 +239,8 @@ export class ProxyRegistry implements OnApplicationBootstrap, OnModuleDestroy {
       rateLimit: rateLimitOf(proxy),
       scrub: proxy.scrub,
       service,
+      meter: undefined,
+      usage: undefined,
       ...this.compile(
         service,
         app.templateId,

@@ -134,9 +134,22 @@ export class Metrics {
   }
 }
 
+/** The children of one method, outcome and status, as a `ProxyMeter` last used them. */
+interface Bound {
+  method: string;
+  outcome: ProxyOutcome;
+  code: number;
+  requests: CounterChild;
+  duration: HistogramChild;
+}
+
 /**
  * The proxy route's metrics for one app and service, with the children bound once (a method, outcome
  * and status seen for the first time binds its counter then): `record` only adds to numbers.
+ *
+ * The children of the last call's method, outcome and status are kept at hand: a proxy's calls are
+ * mostly alike, and comparing three values costs less than building their key and looking it up, which
+ * was three quarters of `record` (1 % of a proxied call's CPU, `--cpu-prof`, 2026-11-29 afternoon).
  */
 export class ProxyMeter {
   private readonly requests = new Map<string, CounterChild>();
@@ -144,9 +157,11 @@ export class ProxyMeter {
   private readonly upstream: HistogramChild;
   private readonly bytesIn: CounterChild;
   private readonly bytesOut: CounterChild;
+  private last: Bound | undefined;
 
   constructor(
-    private readonly metrics: Metrics,
+    /** The registry's metrics this meter adds to. */
+    readonly metrics: Metrics,
     private readonly app: string,
     private readonly service: string,
   ) {
@@ -168,6 +183,17 @@ export class ProxyMeter {
     bytesIn: number,
     bytesOut: number,
   ): void {
+    let bound = this.last;
+    if (bound === undefined || bound.code !== code || bound.method !== method || bound.outcome !== outcome)
+      bound = this.last = this.bind(method, outcome, code);
+    bound.requests.value += 1;
+    bound.duration.observe(seconds);
+    if (upstreamSeconds >= 0) this.upstream.observe(upstreamSeconds);
+    this.bytesIn.value += bytesIn;
+    this.bytesOut.value += bytesOut;
+  }
+
+  private bind(method: string, outcome: ProxyOutcome, code: number): Bound {
     const key = `${method} ${outcome} ${code}`;
     let requests = this.requests.get(key);
     if (requests === undefined) {
@@ -180,15 +206,11 @@ export class ProxyMeter {
       });
       this.requests.set(key, requests);
     }
-    requests.value += 1;
     let duration = this.durations.get(outcome);
     if (duration === undefined) {
       duration = this.metrics.proxyDuration.child({ service: this.service, outcome });
       this.durations.set(outcome, duration);
     }
-    duration.observe(seconds);
-    if (upstreamSeconds >= 0) this.upstream.observe(upstreamSeconds);
-    this.bytesIn.value += bytesIn;
-    this.bytesOut.value += bytesOut;
+    return { method, outcome, code, requests, duration };
   }
 }

@@ -81,6 +81,33 @@ describe(UsageCounter.name, () => {
     expect(counter.take()).toEqual([]);
   });
 
+  it('counts through the slot a call hands back as without it, and leaves a stale slot alone', () => {
+    let slot = counter.count(P1, 'GET', '/api/v3/movie', false, false);
+    slot = counter.count(P1, 'GET', '/api/v3/movie', false, false, slot);
+    slot = counter.count(P1, 'POST', '/api/v3/movie', false, false, slot);
+    slot = counter.count(P1, 'GET', '/api/v3/movie', true, false, slot);
+    slot = counter.count(P1, 'GET', null, true, false, slot);
+    const first = counter.take();
+    // Taken: the slot belongs to what was taken, and its calls now count from zero.
+    slot = counter.count(P1, 'GET', '/api/v3/movie', false, false, slot);
+    clock.time = TEN + HOUR_MS;
+    // A new hour: likewise.
+    counter.count(P1, 'GET', '/api/v3/movie', false, false, slot);
+    expect(plain(first)[0].proxies[P1]).toEqual({
+      forwarded: 3,
+      refused: 2,
+      errors: 0,
+      routes: {
+        'GET /api/v3/movie': [3, '2026-11-24T10:05:00.000Z'],
+        'POST /api/v3/movie': [1, '2026-11-24T10:05:00.000Z'],
+      },
+    });
+    expect(plain(counter.take()).map((h) => [h.hour, h.proxies[P1].forwarded, h.proxies[P1].routes])).toEqual([
+      ['2026-11-24T10:00:00.000Z', 1, { 'GET /api/v3/movie': [1, '2026-11-24T10:05:00.000Z'] }],
+      ['2026-11-24T11:00:00.000Z', 1, { 'GET /api/v3/movie': [1, '2026-11-24T11:00:00.000Z'] }],
+    ]);
+  });
+
   it('keeps each hour apart when calls go on past the hour', () => {
     counter.count(P1, 'GET', '/api/v3/movie', false, false);
     clock.time = TEN + HOUR_MS + 1;

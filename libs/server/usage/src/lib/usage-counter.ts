@@ -23,6 +23,19 @@ export interface HourCount {
   proxies: Map<string, ProxyCount>;
 }
 
+/**
+ * A proxy's counts in the counter's current hour, with the route entry its last call added to: the
+ * caller keeps it with the proxy (one per proxy) and hands it back with the proxy's next call, which
+ * then finds its counts without looking them up. Stale once the hour ends or the counts are taken.
+ */
+export interface UsageSlot {
+  readonly hour: HourCount;
+  readonly proxy: ProxyCount;
+  route: string | undefined;
+  method: string | undefined;
+  entry: RouteCount | undefined;
+}
+
 export const HOUR_MS = 3_600_000;
 
 /** Route entries (proxy, hour, route, method) held between two writes at most; beyond, calls count without their route. */
@@ -41,7 +54,10 @@ function emptyProxy(): ProxyCount {
  * and failed upstream, and per route and method the count and the last call. `count` runs once per call
  * when its access line is written, and only adds to numbers in maps keyed by strings the call already
  * holds (the proxy id of its state, the route of its catalog, Node's method string): it allocates only
- * for a proxy, route or method not seen yet this hour. `UsageRecorder` takes what was counted and
+ * for a proxy, route or method not seen yet this hour. With the proxy's `UsageSlot` handed back, a
+ * call of the same route and method as the proxy's last finds its numbers without a lookup: the three
+ * map lookups, on maps spread over 1,000 proxies, were most of `count` (0.65 % of a proxied call's CPU,
+ * `--cpu-prof`, 2026-11-29 afternoon). `UsageRecorder` takes what was counted and
  * writes it behind. Bounded: past `MAX_ROUTE_ENTRIES` route entries, calls still count per proxy and
  * hour, without their route (`droppedRoutes`).
  */
@@ -64,26 +80,53 @@ export class UsageCounter {
    * One call of a proxy's key: forwarded (`refused` false; `error` when it was answered 5xx) or refused.
    * `route` is the resolved route, or the canonical path without one, or null (no path known).
    */
-  count(proxyId: string, method: string, route: string | null | undefined, refused: boolean, error: boolean): void {
+  count(
+    proxyId: string,
+    method: string,
+    route: string | null | undefined,
+    refused: boolean,
+    error: boolean,
+    held?: UsageSlot,
+  ): UsageSlot {
     const now = this.clock.now();
     if (now >= this.hourEnd) this.roll(now);
-    let proxy = this.current.proxies.get(proxyId);
-    if (proxy === undefined) {
-      proxy = emptyProxy();
-      this.current.proxies.set(proxyId, proxy);
-    }
+    let slot = held;
+    if (slot === undefined || slot.hour !== this.current) slot = this.slot(proxyId);
+    const proxy = slot.proxy;
     if (refused) proxy.refused += 1;
     else {
       proxy.forwarded += 1;
       if (error) proxy.errors += 1;
     }
-    if (route === null || route === undefined) return;
-    const methods = proxy.routes.get(route);
-    const known = methods?.get(method);
-    if (known !== undefined) {
-      known.count += 1;
-      known.lastSeen = now;
-    } else this.addRoute(proxy, route, method, { count: 1, lastSeen: now });
+    if (route === null || route === undefined) return slot;
+    let entry = slot.entry;
+    if (entry !== undefined && slot.route === route && slot.method === method) {
+      entry.count += 1;
+      entry.lastSeen = now;
+      return slot;
+    }
+    entry = proxy.routes.get(route)?.get(method);
+    if (entry !== undefined) {
+      entry.count += 1;
+      entry.lastSeen = now;
+    } else {
+      entry = { count: 1, lastSeen: now };
+      if (!this.addRoute(proxy, route, method, entry)) return slot;
+    }
+    slot.route = route;
+    slot.method = method;
+    slot.entry = entry;
+    return slot;
+  }
+
+  /** A proxy's counts in the current hour, created if it has none yet. */
+  private slot(proxyId: string): UsageSlot {
+    let proxy = this.current.proxies.get(proxyId);
+    if (proxy === undefined) {
+      proxy = emptyProxy();
+      this.current.proxies.set(proxyId, proxy);
+    }
+    return { hour: this.current, proxy, route: undefined, method: undefined, entry: undefined };
   }
 
   /** Nothing counted since the last `take`. */
@@ -131,10 +174,11 @@ export class UsageCounter {
     }
   }
 
-  private addRoute(proxy: ProxyCount, route: string, method: string, entry: RouteCount): void {
+  /** Adds the entry; false when the bound leaves it out (its count is dropped). */
+  private addRoute(proxy: ProxyCount, route: string, method: string, entry: RouteCount): boolean {
     if (this.routeEntries >= MAX_ROUTE_ENTRIES) {
       this.droppedRoutes += entry.count;
-      return;
+      return false;
     }
     let methods = proxy.routes.get(route);
     if (methods === undefined) {
@@ -143,6 +187,7 @@ export class UsageCounter {
     }
     methods.set(method, entry);
     this.routeEntries += 1;
+    return true;
   }
 
   /** A new hour began: the one that ended waits for the next write. */
