@@ -318,7 +318,7 @@ export const ENV_VARIABLES = [
     oneOf: ['usage-counting', 'metrics'],
     default: 'unset (none)',
     description:
-      'a benchmark switch: each `SIGUSR2` the process receives turns this per-call feature off, the next turns it on again, so that `npm run bench` measures what it costs within one process (see [performance.md](performance.md)). The feature starts on: `usage-counting` needs usage counting on, `metrics` needs `METRICS_PORT`. Unset: `SIGUSR2` is not handled',
+      'a benchmark switch: each `SIGUSR2` the process receives turns this per-call feature off, the next turns it on again, so that `npm run bench` measures what it costs within one process (see [performance.md](performance.md)). The feature starts on: `usage-counting` needs usage counting on, `metrics` needs `METRICS_PORT`. Each switch is logged with the state it left (`Bench toggle: metrics off`), which the bench counts against the signals it sent. Unset: `SIGUSR2` is not handled',
   },
   {
     name: 'SERVICE_CHECK_INTERVAL_SECONDS',
