@@ -110,7 +110,8 @@ export class AccessLog implements OnModuleDestroy {
       this.metering?.record(request, fields, status, responseTime);
       // In memory, no query: additions to the proxy's counts, kept with its state between calls.
       if (this.usage !== null && fields.proxyId !== undefined) {
-        const proxy = peekProxyCall(request)?.proxy;
+        const call = peekProxyCall(request)?.proxy;
+        const proxy = call?.id === fields.proxyId ? call : undefined;
         const slot = this.usage.count(
           fields.proxyId,
           fields.method,

@@ -16,8 +16,8 @@ interface Counted {
  *
  * Each proxy state gets its `ProxyMeter` (children bound to its app and service) on its first call,
  * kept on the state (`ProxyState.meter`: found with the state the call holds; a `WeakMap` lookup was a
- * quarter of this `record`); a reload makes new states, and so new meters. An unauthorized call counts under `app=""`, since the
- * slug there is the caller's word.
+ * quarter of this `record`); a reload makes new states, and so new meters. An unauthorized call
+ * counts under `app=""`, since the slug there is the caller's word.
  */
 export class ProxyMetering {
   /**
