@@ -41,34 +41,87 @@ export function threadsCpuNs(pid: number): number {
 }
 
 const ACCESS_LINE = Buffer.from('"msg":"proxy request"');
+const TIME = Buffer.from('"time":');
 
-/** Counts the access lines (one per call answered) appended to Arrbiter's log since the last count. */
+/**
+ * Reads the access lines (one per call answered) appended to Arrbiter's log. The log is written in
+ * batches (64 KiB, some 200 lines, or every 250 ms): a line reaches the file up to a batch after its
+ * call. Counting the lines in the file at a phase's edge would put a batch's worth of one phase's
+ * calls in the next, at random, about 1 % of a one-second phase's calls (1–2 µs of its figure); each
+ * line's own `time` says when its call ended.
+ */
 export class AccessLines {
   private readonly fd: number;
   private offset: number;
 
-  /** `fromStart`: counts the lines already written too, at the first `take`. */
-  constructor(file: string, fromStart = false) {
+  constructor(file: string) {
     this.fd = openSync(file, 'r');
-    this.offset = fromStart ? 0 : fstatSync(this.fd).size;
+    this.offset = fstatSync(this.fd).size;
   }
 
   /** The access lines written since the last call, up to the last whole line. */
   take(): number {
+    return this.takeTimes().length;
+  }
+
+  /** When (epoch ms: the line's `time`) each call of the access lines written since the last call ended. */
+  takeTimes(): number[] {
+    const times: number[] = [];
     const size = fstatSync(this.fd).size;
-    if (size <= this.offset) return 0;
+    if (size <= this.offset) return times;
     const buffer = Buffer.allocUnsafe(size - this.offset);
     const read = readSync(this.fd, buffer, 0, buffer.length, this.offset);
     const whole = buffer.lastIndexOf(0x0a, read - 1) + 1;
-    let count = 0;
-    for (let at = buffer.indexOf(ACCESS_LINE); at !== -1 && at < whole; at = buffer.indexOf(ACCESS_LINE, at + 1))
-      count += 1;
+    for (let at = buffer.indexOf(ACCESS_LINE); at !== -1 && at < whole; at = buffer.indexOf(ACCESS_LINE, at + 1)) {
+      // pino's line: `{"level":30,"time":1764…,` — the time is near the line's start.
+      let digit = buffer.indexOf(TIME, buffer.lastIndexOf(0x0a, at) + 1) + TIME.length;
+      let time = 0;
+      for (let byte = buffer[digit]; byte >= 0x30 && byte <= 0x39; byte = buffer[++digit])
+        time = time * 10 + byte - 0x30;
+      times.push(time);
+    }
     this.offset += whole;
-    return count;
+    return times;
   }
 
   close(): void {
     closeSync(this.fd);
+  }
+}
+
+/**
+ * The calls of consecutive phases, by when each ended: the phase `i` runs from `edges[i]` to
+ * `edges[i + 1]` (epoch ms, as the bench read them). Fed the access lines as they reach the file, and
+ * counted once the lines of the last edge are in.
+ */
+class PhaseCalls {
+  private readonly times: number[] = [];
+  readonly edges: number[] = [];
+
+  constructor(private readonly lines: AccessLines) {
+    lines.take();
+  }
+
+  /** Reads what reached the file (at an edge: cheap, the lines of one batch or so). */
+  read(): void {
+    for (const time of this.lines.takeTimes()) this.times.push(time);
+  }
+
+  /** Waits (up to 3 s) for a line that ended after the last edge (the ones before it are written first), then counts. */
+  async counts(): Promise<number[]> {
+    const last = this.edges[this.edges.length - 1];
+    for (const end = Date.now() + 3_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+      this.read();
+      if (this.times.length > 0 && this.times[this.times.length - 1] >= last) break;
+    }
+    const counts = new Array<number>(Math.max(0, this.edges.length - 1)).fill(0);
+    let phase = 0;
+    for (const time of this.times) {
+      if (time < this.edges[0] || time >= last) continue;
+      while (time >= this.edges[phase + 1]) phase += 1;
+      counts[phase] += 1;
+    }
+    return counts;
   }
 }
 
@@ -147,7 +200,7 @@ export async function measurePhases(options: {
   const { pid, count, seconds, toggle } = options;
   const length = seconds * 1000;
   const lines = new AccessLines(options.logFile);
-  const phases: Phase[] = [];
+  const read: Omit<Phase, 'calls'>[] = [];
   const switches = toggle === undefined ? undefined : new Switches(options.logFile);
   let featureOn = true;
   let sent = 0;
@@ -164,27 +217,30 @@ export async function measurePhases(options: {
     settle(phaseOn(edge, seconds));
     let cpu = threadsCpuNs(pid);
     let at = Date.now();
-    lines.take();
+    const calls = new PhaseCalls(lines);
+    calls.edges.push(at);
     for (let phase = 0; phase < count; phase += 1) {
       const on = phaseOn(edge, seconds);
       edge += length;
       await sleepUntil(edge);
       const nowCpu = threadsCpuNs(pid);
       const now = Date.now();
-      const calls = lines.take();
+      calls.edges.push(now);
       // Not after the last phase: that switch and the one back to on, sent together, would be taken as one.
       if (phase < count - 1) settle(phaseOn(edge, seconds));
-      phases.push({ on, cpuNs: nowCpu - cpu, calls, ms: now - at });
+      calls.read();
+      read.push({ on, cpuNs: nowCpu - cpu, ms: now - at });
       cpu = nowCpu;
       at = now;
     }
+    const counted = await calls.counts();
     // Leave the feature as it was found: on.
     settle(true);
     await switches?.made(sent, true);
+    return read.map((phase, i) => ({ ...phase, calls: counted[i] }));
   } finally {
     lines.close();
   }
-  return phases;
 }
 
 /** One of two processes measured in turn (`measureAlternation`): its pid, its log and the wrk that drives it. */
@@ -217,40 +273,50 @@ export async function measureAlternation(options: {
   const length = seconds * 1000;
   const sides = [options.off, options.on];
   const lines = sides.map((side) => new AccessLines(side.logFile));
-  const read: { on: boolean; cpuNs: number[]; calls: number[]; ms: number }[] = [];
+  const calls = lines.map((side) => new PhaseCalls(side));
+  const read: { on: boolean; cpuNs: number[]; ms: number }[] = [];
+  let counted: number[][];
   try {
-    let edge = Math.ceil(Date.now() / length) * length;
-    await sleepUntil(edge);
-    const drive = (on: boolean) => {
-      process.kill(sides[on ? 1 : 0].wrkPid, 'SIGCONT');
-      process.kill(sides[on ? 0 : 1].wrkPid, 'SIGSTOP');
-    };
-    drive(phaseOn(edge, seconds));
-    let cpu = sides.map((side) => threadsCpuNs(side.pid));
-    let at = Date.now();
-    for (const counter of lines) counter.take();
-    // One phase more than asked: the last one's calls in flight are answered in it.
-    for (let phase = 0; phase <= count; phase += 1) {
-      const on = phaseOn(edge, seconds);
-      edge += length;
+    try {
+      let edge = Math.ceil(Date.now() / length) * length;
       await sleepUntil(edge);
-      const nowCpu = sides.map((side) => threadsCpuNs(side.pid));
-      const now = Date.now();
-      const calls = lines.map((counter) => counter.take());
+      const drive = (on: boolean) => {
+        process.kill(sides[on ? 1 : 0].wrkPid, 'SIGCONT');
+        process.kill(sides[on ? 0 : 1].wrkPid, 'SIGSTOP');
+      };
       drive(phaseOn(edge, seconds));
-      read.push({ on, cpuNs: nowCpu.map((ns, i) => ns - cpu[i]), calls, ms: now - at });
-      cpu = nowCpu;
-      at = now;
-    }
-  } finally {
-    // Both driven again, as they were found; a wrk that has ended already (ESRCH) must not hide the error that ended the phases.
-    for (const side of sides) {
-      try {
-        process.kill(side.wrkPid, 'SIGCONT');
-      } catch {
-        // gone
+      let cpu = sides.map((side) => threadsCpuNs(side.pid));
+      let at = Date.now();
+      for (const side of calls) side.edges.push(at);
+      // One phase more than asked: the last one's calls in flight are answered in it.
+      for (let phase = 0; phase <= count; phase += 1) {
+        const on = phaseOn(edge, seconds);
+        edge += length;
+        await sleepUntil(edge);
+        const nowCpu = sides.map((side) => threadsCpuNs(side.pid));
+        const now = Date.now();
+        drive(phaseOn(edge, seconds));
+        for (const side of calls) {
+          side.edges.push(now);
+          side.read();
+        }
+        read.push({ on, cpuNs: nowCpu.map((ns, i) => ns - cpu[i]), ms: now - at });
+        cpu = nowCpu;
+        at = now;
+      }
+    } finally {
+      // Both driven again, as they were found; a wrk that has ended already (ESRCH) must not hide the error that ended the phases.
+      for (const side of sides) {
+        try {
+          process.kill(side.wrkPid, 'SIGCONT');
+        } catch {
+          // gone
+        }
       }
     }
+    // Both driven again: the lines of the last edge come in.
+    counted = await Promise.all(calls.map((side) => side.counts()));
+  } finally {
     for (const counter of lines) counter.close();
   }
   return read.slice(0, count).map((phase, i) => {
@@ -258,7 +324,7 @@ export async function measureAlternation(options: {
     return {
       on: phase.on,
       cpuNs: phase.cpuNs[side] + read[i + 1].cpuNs[side],
-      calls: phase.calls[side] + read[i + 1].calls[side],
+      calls: counted[side][i] + counted[side][i + 1],
       ms: phase.ms,
     };
   });
