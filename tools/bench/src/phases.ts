@@ -40,7 +40,10 @@ export function threadsCpuNs(pid: number): number {
   return total;
 }
 
-const ACCESS_LINE = Buffer.from('"msg":"proxy request"');
+/** What an access line holds (one per call answered), and what a switch's line does (`BENCH_TOGGLE`). */
+const ACCESS_MSG = '"msg":"proxy request"';
+const TOGGLE_LINE = /Bench toggle: \S+ (on|off)/g;
+const ACCESS_LINE = Buffer.from(ACCESS_MSG);
 const TIME = Buffer.from('"time":');
 
 /**
@@ -142,7 +145,7 @@ export class Switches {
     let states: string[] = [];
     for (const end = Date.now() + 5_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
       const text = readFileSync(this.file).subarray(this.offset).toString('utf8');
-      states = [...text.matchAll(/Bench toggle: \S+ (on|off)/g)].map((match) => match[1]);
+      states = [...text.matchAll(TOGGLE_LINE)].map((match) => match[1]);
       if (states.length >= count) break;
     }
     if (states.length !== count || (count > 0 && states[count - 1] !== (on ? 'on' : 'off')))
@@ -163,14 +166,13 @@ export function callsByState(file: string): { on: number; off: number; switches:
   const counts = { on: 0, off: 0, switches: 0 };
   let on = true;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line.includes('"msg":"proxy request"')) {
+    if (line.includes(ACCESS_MSG)) {
       if (on) counts.on += 1;
       else counts.off += 1;
       continue;
     }
-    const toggle = /Bench toggle: \S+ (on|off)/.exec(line);
-    if (toggle !== null) {
-      on = toggle[1] === 'on';
+    for (const [, state] of line.matchAll(TOGGLE_LINE)) {
+      on = state === 'on';
       counts.switches += 1;
     }
   }
