@@ -542,12 +542,23 @@ interface WriteCycle {
 const WRITE_PAIRS = Number(process.env['BENCH_WRITE_PAIRS'] ?? (SMOKE ? 1 : 2));
 
 /**
+ * Cycles with counting on before those measured, each a load and the write after it, not counted. The
+ * write's code is optimised within the first writes after the phases: TurboFan compiled `columnsOf`
+ * in 41 ms of a background thread's CPU in one window, once in a process's life, in the first or the
+ * second window with counting on (`--trace-opt`, 2026-11-29 night). Unwarmed, one pair of each round's
+ * two held it and the median of the pairs fell on it (+34 and +31 ms a write in runs D and E, about
+ * 5 ms without it).
+ */
+const WRITE_WARM_CYCLES = Number(process.env['BENCH_WRITE_WARM_CYCLES'] ?? 2);
+
+/**
  * What the phases cannot see of usage counting: its timer writes every `USAGE_FLUSH_INTERVAL_MS`
  * whichever phase runs, what the last phases counted on and off alike, so the write's CPU falls on
  * both sides and cancels out of on − off. Here, in the same process after its phases: the bench finds
  * when the timer fires (the idle process's busiest 25 ms after the phases' load, counting on), then
  * drives wrk at 32 connections from just after one write to just before the next, counting on or off
- * in turn, and reads the process's CPU over the idle window that holds the next write. A write's cost
+ * in turn (after `WRITE_WARM_CYCLES` not counted), and reads the process's CPU over the idle window that
+ * holds the next write. A write's cost
  * is the on windows' CPU less the off windows'; a call's, that over the calls of one timer period at
  * the load's rate (a write in production covers a whole period).
  */
@@ -561,8 +572,9 @@ async function writeBehindCycles(target: Target, apps: SeededApp[]): Promise<Wri
   const switches = new Switches(target.logFile);
   let sent = 0;
   let counting = true;
-  for (let i = 0; i < WRITE_PAIRS * 2; i += 1) {
-    const on = i % 2 === 0;
+  // Warm-up first (counting on, as after the phases), then the pairs.
+  for (let i = -WRITE_WARM_CYCLES; i < WRITE_PAIRS * 2; i += 1) {
+    const on = i < 0 || i % 2 === 0;
     const write = nextTick();
     await sleep(write + 300 - Date.now());
     if (on !== counting) {
@@ -585,9 +597,9 @@ async function writeBehindCycles(target: Target, apps: SeededApp[]): Promise<Wri
     const cpu = threadsCpuNs(pid);
     await sleep(write + 2 * period - 250 - Date.now());
     const idleCpuNs = threadsCpuNs(pid) - cpu;
-    cycles.push({ on, calls, loadMs, idleCpuNs });
+    if (i >= 0) cycles.push({ on, calls, loadMs, idleCpuNs });
     log(
-      `    write-behind, counting ${on ? 'on' : 'off'}: ${calls} calls in ${loadMs} ms, then ${(idleCpuNs / 1e6).toFixed(1)} ms of CPU over the next write`,
+      `    write-behind${i < 0 ? ' (warm-up, not counted)' : ''}, counting ${on ? 'on' : 'off'}: ${calls} calls in ${loadMs} ms, then ${(idleCpuNs / 1e6).toFixed(1)} ms of CPU over the next write`,
     );
   }
   // Leave counting as it was found: on.
