@@ -558,9 +558,8 @@ const WRITE_WARM_CYCLES = Number(process.env['BENCH_WRITE_WARM_CYCLES'] ?? 2);
  * when the timer fires (the idle process's busiest 25 ms after the phases' load, counting on), then
  * drives wrk at 32 connections from just after one write to just before the next, counting on or off
  * in turn (after `WRITE_WARM_CYCLES` not counted), and reads the process's CPU over the idle window that
- * holds the next write. A write's cost
- * is the on windows' CPU less the off windows'; a call's, that over the calls of one timer period at
- * the load's rate (a write in production covers a whole period).
+ * holds the next write. A write's cost is the on windows' CPU less the off windows'; a call's, that over
+ * the calls of one timer period at the load's rate (a write in production covers a whole period).
  */
 async function writeBehindCycles(target: Target, apps: SeededApp[]): Promise<WriteCycle[]> {
   const pid = target.child.process.pid as number;
