@@ -149,6 +149,8 @@ describe('operator workflows in a real browser', () => {
       await nav(page, 'Apps').click();
       await page.getByRole('button', { name: 'New app' }).click();
       await page.getByLabel('Name').fill('Overseerr');
+      // Typing only schedules the render: the hint under the slug says when the slug has followed.
+      await page.getByText('In the proxy URL: /proxy/overseerr').waitFor();
       expect(await page.getByLabel('Slug').inputValue()).toBe('overseerr');
       await page.getByLabel('Template', { exact: true }).selectOption({ label: 'overseerr' });
       await page.getByRole('button', { name: 'Create app' }).click();

@@ -56,13 +56,15 @@ describe('key rotation with a grace period and cloning an app, in a real browser
       await page.getByRole('heading', { name: 'Key rotation' }).waitFor();
       await page.getByLabel('Keep the old key working for').selectOption({ label: 'Custom…' });
       const minutes = page.getByLabel('Minutes');
+      // Typing only schedules the render: each state is waited for, not read straight after the keys.
       await minutes.fill('10081');
-      expect(await page.getByRole('button', { name: 'Rotate key' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Rotate key', disabled: true }).waitFor();
       expect(await minutes.getAttribute('aria-invalid')).toBe('true');
       await minutes.fill('90');
-      expect(await page.getByRole('button', { name: 'Rotate key' }).isDisabled()).toBe(false);
+      await page.getByRole('button', { name: 'Rotate key', disabled: false }).waitFor();
+      expect(await minutes.getAttribute('aria-invalid')).toBe('false');
       await page.getByLabel('Keep the old key working for').selectOption({ label: '1 day' });
-      expect(await page.getByLabel('Minutes').count()).toBe(0);
+      await page.getByLabel('Minutes').waitFor({ state: 'detached' });
     });
   });
 
