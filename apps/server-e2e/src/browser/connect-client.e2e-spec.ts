@@ -187,7 +187,6 @@ describe('connect a client in the dashboard: Overseerr on Radarr and Sonarr', ()
       // As a user reads the screen: each field's shown value, the key after revealing it.
       await clickOrExplain(section.getByRole('button', { name: 'Reveal API Key' }));
       // The click only schedules the render: read the key once the field shows it, as a person would.
-      await section.getByRole('button', { name: 'Hide API Key', pressed: true }).waitFor();
       await section.locator('code[data-field="API Key"][data-value]').waitFor();
       const field = async (label: string) => text(section.locator(`code[data-field="${label}"]`));
       const host = await field('Hostname or IP Address');
