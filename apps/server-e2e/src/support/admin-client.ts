@@ -18,7 +18,7 @@ export class AdminHttpClient {
       headers: { 'content-type': 'application/json', origin: AdminHttpClient.origin(server) },
       body: JSON.stringify({ username, password }),
     });
-    if (response.status !== 200) throw new Error(`sign-in answered ${response.status}`);
+    if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('arrbiter_session='));
     if (!cookie) throw new Error('no session cookie');
     return new AdminHttpClient(server, cookie.split(';')[0]);

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '@arrbiter/tools/fake-servarr';
+import { listensOn } from './listens-on';
 
 export interface OidcProvider {
   issuer: string;
@@ -21,8 +22,22 @@ const SCRIPT = resolve(__dirname, 'oidc-provider.mjs');
 export async function startOidcProvider(
   redirectUri: string,
   accounts: Record<string, Record<string, unknown>> = {},
+  attempt = 1,
 ): Promise<OidcProvider> {
-  const port = await freePort();
+  try {
+    return await startOn(await freePort(), redirectUri, accounts);
+  } catch (error) {
+    // The free port was taken by another process before the provider bound it: another one.
+    if (!/EADDRINUSE/.test((error as Error).message) || attempt >= 3) throw error;
+    return startOidcProvider(redirectUri, accounts, attempt + 1);
+  }
+}
+
+async function startOn(
+  port: number,
+  redirectUri: string,
+  accounts: Record<string, Record<string, unknown>>,
+): Promise<OidcProvider> {
   const config = { port, clientId: 'arrbiter', clientSecret: 'e2e-client-secret-0123456789', redirectUri, accounts };
   const child: ChildProcess = spawn(process.execPath, [SCRIPT, JSON.stringify(config)], {
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'test' },
@@ -37,7 +52,8 @@ export async function startOidcProvider(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`oidc-provider exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(`${issuer}/.well-known/openid-configuration`)).ok) break;
+      // Only its own answer counts: another process may have taken the port first (see startServer).
+      if ((await fetch(`${issuer}/.well-known/openid-configuration`)).ok && listensOn(child.pid, port)) break;
     } catch {
       // Not listening yet.
     }

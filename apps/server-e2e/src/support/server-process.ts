@@ -2,6 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { freePort } from '@arrbiter/tools/fake-servarr';
+import { listensOn } from './listens-on';
 
 /** The production build, as `.ci/run` and the README start it. */
 export const SERVER_MAIN = resolve(__dirname, '../../../../dist/apps/server/main.js');
@@ -27,7 +28,8 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node dist/apps/server/main.js` (on `env.PORT`, else a free port) and waits until `/health` answers.
+ * Starts `node dist/apps/server/main.js` (on `env.PORT`, else a free port) and waits until `/health` answers
+ * from that process (not from another that holds the port).
  * `PUBLIC_URL` is `http://localhost:PORT` (the origin the admin clients write from) unless the test gives
  * its own, or `PUBLIC_URL: ''` to leave it unset.
  */
@@ -58,7 +60,9 @@ async function startOn(env: NodeJS.ProcessEnv, port: number): Promise<ServerProc
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(`${url}/health`)).ok) break;
+      // Another process may hold the port (taken between `freePort` and the child's bind): its answer
+      // is not this server's, which will exit with EADDRINUSE once it tries to listen.
+      if ((await fetch(`${url}/health`)).ok && listensOn(child.pid, port)) break;
     } catch {
       // Not listening yet.
     }
