@@ -69,9 +69,16 @@ export class OwnPostgres {
       ],
       { ...owner, env: { ...process.env, LC_ALL: 'C' }, stdio: 'ignore' },
     );
-    const postgres = new OwnPostgres(bin, dataDir, await freePort(), owner);
-    await postgres.start();
-    return postgres;
+    for (let attempt = 1; ; attempt++) {
+      const postgres = new OwnPostgres(bin, dataDir, await freePort(), owner);
+      try {
+        await postgres.start();
+        return postgres;
+      } catch (error) {
+        // Another process bound the free port first (as EmbeddedPostgres does): another port.
+        if (!/could not bind|Address already in use/i.test((error as Error).message) || attempt >= 3) throw error;
+      }
+    }
   }
 
   /** Starts the server (again) on the same directory and port; resolves once it accepts connections. */
