@@ -17,6 +17,7 @@ module.exports = {
   // The Reflect metadata API before any spec's first import, as main.ts loads it: a spec whose first
   // import is a DTO fails without it (class-transformer's @Type reads metadata when it is applied).
   setupFiles: ['reflect-metadata'],
-  // One initialised embedded PostgreSQL data directory that each suite copies (see the file).
-  globalSetup: join(__dirname, 'tools/jest/embedded-postgres-template.cjs'),
+  // The shared fixtures checked, then one initialised embedded PostgreSQL data directory that each suite
+  // copies (see the files).
+  globalSetup: join(__dirname, 'tools/jest/server-global-setup.cjs'),
 };
