@@ -1,7 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { freePort } from '@arrbiter/tools/fake-servarr';
-import { listensOn } from './listens-on';
+import { listensOn, onFreePort } from './ports';
 
 export interface OidcProvider {
   issuer: string;
@@ -22,15 +21,8 @@ const SCRIPT = resolve(__dirname, 'oidc-provider.mjs');
 export async function startOidcProvider(
   redirectUri: string,
   accounts: Record<string, Record<string, unknown>> = {},
-  attempt = 1,
 ): Promise<OidcProvider> {
-  try {
-    return await startOn(await freePort(), redirectUri, accounts);
-  } catch (error) {
-    // The free port was taken by another process before the provider bound it: another one.
-    if (!/EADDRINUSE/.test((error as Error).message) || attempt >= 3) throw error;
-    return startOidcProvider(redirectUri, accounts, attempt + 1);
-  }
+  return onFreePort((port) => startOn(port, redirectUri, accounts));
 }
 
 async function startOn(

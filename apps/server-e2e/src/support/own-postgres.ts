@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
-import { freePort } from '@arrbiter/tools/fake-servarr';
+import { onFreePort } from './ports';
 
 /**
  * PostgreSQL refuses to run as root: as root, the OS user `postgres` (which the server's embedded
@@ -69,16 +69,12 @@ export class OwnPostgres {
       ],
       { ...owner, env: { ...process.env, LC_ALL: 'C' }, stdio: 'ignore' },
     );
-    for (let attempt = 1; ; attempt++) {
-      const postgres = new OwnPostgres(bin, dataDir, await freePort(), owner);
-      try {
-        await postgres.start();
-        return postgres;
-      } catch (error) {
-        // Another process bound the free port first (as EmbeddedPostgres does): another port.
-        if (!/could not bind|Address already in use/i.test((error as Error).message) || attempt >= 3) throw error;
-      }
-    }
+    // Another process may bind the free port first (as EmbeddedPostgres knows): then another port.
+    return onFreePort(async (port) => {
+      const postgres = new OwnPostgres(bin, dataDir, port, owner);
+      await postgres.start();
+      return postgres;
+    }, /could not bind|Address already in use/i);
   }
 
   /** Starts the server (again) on the same directory and port; resolves once it accepts connections. */

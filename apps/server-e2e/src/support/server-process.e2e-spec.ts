@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, TestDatabase } from '@arrbiter/server/testing';
-import { listensOn } from './listens-on';
+import { listensOn } from './ports';
 import { startServer } from './server-process';
 
 /**

@@ -1,8 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { freePort } from '@arrbiter/tools/fake-servarr';
-import { listensOn } from './listens-on';
+import { listensOn, onFreePort } from './ports';
 
 /** The production build, as `.ci/run` and the README start it. */
 export const SERVER_MAIN = resolve(__dirname, '../../../../dist/apps/server/main.js');
@@ -33,17 +32,10 @@ export interface ServerProcess {
  * `PUBLIC_URL` is `http://localhost:PORT` (the origin the admin clients write from) unless the test gives
  * its own, or `PUBLIC_URL: ''` to leave it unset.
  */
-export async function startServer(env: NodeJS.ProcessEnv, attempt = 1): Promise<ServerProcess> {
-  const port = env['PORT'] ? Number(env['PORT']) : await freePort();
-  try {
-    return await startOn(env, port);
-  } catch (error) {
-    // A free port is found, then bound by the child: another process may take it in between. A port
-    // the test chose itself is never changed.
-    const taken = /EADDRINUSE/.test((error as Error).message);
-    if (!taken || env['PORT'] || attempt >= 3) throw error;
-    return startServer(env, attempt + 1);
-  }
+export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  // A port the test chose itself is never changed.
+  if (env['PORT']) return startOn(env, Number(env['PORT']));
+  return onFreePort((port) => startOn(env, port));
 }
 
 async function startOn(env: NodeJS.ProcessEnv, port: number): Promise<ServerProcess> {

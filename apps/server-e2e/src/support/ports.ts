@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { freePort } from '@arrbiter/tools/fake-servarr';
 
 /**
  * Whether process `pid` holds the listening TCP socket on `port` (Linux: the socket's inode in
@@ -34,4 +35,18 @@ export function listensOn(pid: number | undefined, port: number): boolean {
       return false; // Closed meanwhile.
     }
   });
+}
+
+/**
+ * Starts something on a port found free, and on another when a process bound that one first (one can,
+ * between `freePort` closing it and the start binding it); `taken` tells that failure from the others.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, taken = /EADDRINUSE/): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (!taken.test((error as Error).message) || attempt >= 3) throw error;
+    }
+  }
 }
